@@ -1,0 +1,53 @@
+package dev.compoundbash.cli;
+
+import dev.compoundbash.hook.HookRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/** The picocli command tree: {@code compound-bash hook | explain}. */
+@Command(name = "compound-bash", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
+        description = "A Claude Code PreToolUse hook that parses Bash commands and decides with Drools rules.",
+        subcommands = {Cli.Hook.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+public final class Cli {
+
+    /**
+     * Runs {@code args} through picocli.
+     *
+     * @param args    the command line
+     * @param realOut the process's real stdout
+     * @return the exit status
+     */
+    public static int run(String[] args, PrintStream realOut) {
+        CommandLine cl = new CommandLine(new Cli());
+        cl.setOut(new PrintWriter(realOut, true));
+        cl.setErr(new PrintWriter(System.err, true));
+        ExplainCommand.out = realOut;
+        Hook.out = realOut;
+        return cl.execute(args);
+    }
+
+    /** Supplies {@code --version}. */
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[]{"compound-bash " + Version.get()};
+        }
+    }
+
+    /** {@code compound-bash hook}: the PreToolUse hook entrypoint (reads the call's JSON on stdin). */
+    @Command(name = "hook", description = "Run as the Claude Code PreToolUse hook: JSON in on stdin, decision out.")
+    static final class Hook implements Callable<Integer> {
+        static PrintStream out = System.out;
+
+        @Override
+        public Integer call() {
+            PrintStream real = out;
+            System.setOut(System.err);
+            return new HookRunner(System.getenv(), Version.get()).run(System.in, real);
+        }
+    }
+}

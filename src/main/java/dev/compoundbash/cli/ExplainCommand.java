@@ -1,0 +1,162 @@
+package dev.compoundbash.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.compoundbash.facts.Environment;
+import dev.compoundbash.facts.FindAction;
+import dev.compoundbash.facts.Finding;
+import dev.compoundbash.facts.Redirect;
+import dev.compoundbash.facts.SubCommand;
+import dev.compoundbash.facts.Wrapper;
+import dev.compoundbash.hook.UserRules;
+import dev.compoundbash.rules.CommandEvaluator;
+import dev.compoundbash.rules.RuleEngine;
+import dev.compoundbash.settings.PermissionSettings;
+import dev.compoundbash.settings.SettingsLoader;
+import dev.compoundbash.shell.ParseException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code compound-bash explain [--json] [--cwd DIR] [--settings FILE]... COMMAND}: shows how a command was read
+ * and judged, under the same settings and rules the hook would use. The {@code --json} shape is documented in
+ * README ("explain --json").
+ */
+@Command(name = "explain", mixinStandardHelpOptions = true,
+        description = "Show how COMMAND is parsed, which facts it yields, which rules fire, and the decision.")
+public final class ExplainCommand implements Callable<Integer> {
+    static PrintStream out = System.out;
+
+    @Option(names = "--json", description = "Print the explanation as one JSON object.")
+    boolean json;
+
+    @Option(names = "--cwd", paramLabel = "DIR", description = "Working directory to judge redirects against (default: the current one).")
+    Path cwd;
+
+    @Option(names = "--settings", paramLabel = "FILE", description = "Read permission rules from FILE instead of the Claude Code settings files (repeatable).")
+    List<Path> settingsFiles = new ArrayList<>();
+
+    @Parameters(index = "0", paramLabel = "COMMAND", description = "The Bash command, as one argument.")
+    String command;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> env = System.getenv();
+        PermissionSettings settings = settingsFiles.isEmpty() ? SettingsLoader.load(env) : SettingsLoader.loadFiles(settingsFiles);
+        RuleEngine engine = RuleEngine.load(UserRules.files(env));
+        Path dir = cwd != null ? cwd.toAbsolutePath() : Path.of("").toAbsolutePath();
+        Environment environment = Environment.of(dir, settings.additionalDirectories(), env.get("TMPDIR"));
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("command", command);
+        doc.put("cwd", dir.toString());
+        doc.put("settingsFiles", settings.filesRead().stream().map(Path::toString).toList());
+        doc.put("settingsWarnings", settings.warnings());
+        doc.put("rules", Map.of("allow", settings.allow(), "ask", settings.ask(), "deny", settings.deny(),
+                "additionalDirectories", settings.additionalDirectories()));
+        doc.put("ruleCompileErrors", engine.compileErrors());
+        CommandEvaluator.Judgement j = null;
+        try {
+            j = new CommandEvaluator(engine).judge(command, environment,
+                    CommandEvaluator.permissionRules(settings.allow(), settings.ask(), settings.deny()));
+        } catch (ParseException e) {
+            doc.put("parseError", Map.of("line", e.line(), "column", e.column(), "message", e.getMessage()));
+            doc.put("decision", Map.of("outcome", "defer", "reason", "parse error: " + e.getMessage(), "rule", ""));
+        }
+        if (j != null) fill(doc, j);
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+        } else {
+            new ExplainPrinter(out, System.console() != null).print(doc);
+        }
+        return 0;
+    }
+
+    private static void fill(Map<String, Object> doc, CommandEvaluator.Judgement j) {
+        doc.put("outline", Outline.of(j.script()));
+        List<Finding> findings = j.evaluation().findings();
+        List<Map<String, Object>> subs = new ArrayList<>();
+        for (SubCommand s : j.facts().subCommands()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", s.getId());
+            m.put("argv", s.getArgv());
+            m.put("role", s.getRole());
+            m.put("topLevel", s.isTopLevel());
+            m.put("context", s.getContext());
+            m.put("contextPath", s.getContextPath());
+            m.put("dynamicName", s.isDynamicName());
+            if (s.getWrapperId() >= 0) m.put("wrapperId", s.getWrapperId());
+            if (s.isArgumentsAppended()) m.put("argumentsAppended", true);
+            if (!s.getAssignmentNames().isEmpty()) m.put("assignments", s.getAssignmentNames());
+            m.put("findings", findingsFor(findings, s.getId()));
+            subs.add(m);
+        }
+        doc.put("subCommands", subs);
+        List<Map<String, Object>> wrappers = new ArrayList<>();
+        for (Wrapper w : j.facts().wrappers()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", w.getId());
+            m.put("kind", w.getKind());
+            m.put("commandId", w.getCommandId());
+            m.put("payloadId", w.getPayloadId());
+            m.put("appendsArguments", w.isAppendsArguments());
+            m.put("replaceMode", w.isReplaceMode());
+            m.put("payloadReadable", w.isPayloadReadable());
+            wrappers.add(m);
+        }
+        doc.put("wrappers", wrappers);
+        List<Map<String, Object>> actions = new ArrayList<>();
+        for (FindAction a : j.facts().findActions()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", a.getId());
+            m.put("commandId", a.getCommandId());
+            m.put("action", a.getAction());
+            m.put("mutating", a.isMutating());
+            if (a.getArgument() != null) m.put("argument", a.getArgument());
+            actions.add(m);
+        }
+        doc.put("findActions", actions);
+        List<Map<String, Object>> redirects = new ArrayList<>();
+        for (Redirect r : j.facts().redirects()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", r.getId());
+            m.put("commandId", r.getCommandId());
+            m.put("text", r.getText());
+            m.put("output", r.isOutput());
+            m.put("dynamic", r.isDynamic());
+            m.put("fdDuplication", r.isFdDuplication());
+            m.put("safeDevice", r.isSafeDevice());
+            if (r.getResolvedPath() != null) m.put("resolvedPath", r.getResolvedPath());
+            m.put("insideAllowedDirectory", r.isInsideAllowedDirectory());
+            if (r.getProtectedComponent() != null) m.put("protectedComponent", r.getProtectedComponent());
+            m.put("findings", findingsFor(findings, r.getId()));
+            redirects.add(m);
+        }
+        doc.put("redirects", redirects);
+        List<Map<String, Object>> fired = new ArrayList<>();
+        for (RuleEngine.FiredRule f : j.evaluation().fired()) fired.add(Map.of("name", f.name(), "file", f.file()));
+        doc.put("firedRules", fired);
+        Map<String, Object> decision = new LinkedHashMap<>();
+        decision.put("outcome", j.evaluation().decision().getOutcome());
+        decision.put("reason", j.evaluation().decision().getReason());
+        decision.put("rule", j.evaluation().decision().getRuleName());
+        doc.put("decision", decision);
+    }
+
+    private static List<Map<String, Object>> findingsFor(List<Finding> findings, int id) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.getSubjectId() != id) continue;
+            out.add(Map.of("kind", f.getKind(), "reason", f.getReason(), "rule", f.getRuleName()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.compoundbash.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+
+/** Prints an explanation document (see {@link ExplainCommand}) for a person; ANSI colours on a terminal only. */
+final class ExplainPrinter {
+    private final PrintStream out;
+    private final boolean colour;
+
+    ExplainPrinter(PrintStream out, boolean colour) {
+        this.out = out;
+        this.colour = colour;
+    }
+
+    @SuppressWarnings("unchecked")
+    void print(Map<String, Object> doc) {
+        out.println(bold("command: ") + doc.get("command"));
+        out.println(bold("cwd: ") + doc.get("cwd"));
+        out.println(bold("settings read: ") + doc.get("settingsFiles"));
+        for (String w : (List<String>) doc.get("settingsWarnings")) out.println(colourFor("ask", "settings warning: ") + w);
+        for (String e : (List<String>) doc.get("ruleCompileErrors")) out.println(colourFor("deny", "rule error: ") + e);
+        if (doc.containsKey("parseError")) {
+            Map<String, Object> e = (Map<String, Object>) doc.get("parseError");
+            out.println(colourFor("defer", "parse error: ") + e.get("message"));
+        }
+        if (doc.containsKey("outline")) {
+            out.println(bold("\nparsed as:"));
+            for (String line : (List<String>) doc.get("outline")) out.println("  " + line);
+        }
+        if (doc.containsKey("subCommands")) {
+            out.println(bold("\nsub-commands:"));
+            for (Map<String, Object> s : (List<Map<String, Object>>) doc.get("subCommands")) {
+                String where = Boolean.TRUE.equals(s.get("topLevel")) ? "top-level" : "nested in " + s.get("contextPath");
+                out.println("  #" + s.get("id") + " " + s.get("argv") + "  (" + s.get("role") + ", " + where + ")");
+                for (Map<String, Object> f : (List<Map<String, Object>>) s.get("findings")) {
+                    out.println("      " + colourFor((String) f.get("kind"), (String) f.get("kind")) + ": " + f.get("reason")
+                            + "  [" + f.get("rule") + "]");
+                }
+            }
+            for (Map<String, Object> w : (List<Map<String, Object>>) doc.get("wrappers")) {
+                out.println("  wrapper " + w.get("kind") + ": #" + w.get("commandId") + " runs #" + w.get("payloadId")
+                        + (Boolean.TRUE.equals(w.get("appendsArguments")) ? " (appends arguments)" : "")
+                        + (Boolean.TRUE.equals(w.get("replaceMode")) ? " (replace mode)" : "")
+                        + (Boolean.FALSE.equals(w.get("payloadReadable")) ? " (payload cannot be read)" : ""));
+            }
+            for (Map<String, Object> a : (List<Map<String, Object>>) doc.get("findActions")) {
+                out.println("  find action " + a.get("action") + " on #" + a.get("commandId")
+                        + (Boolean.TRUE.equals(a.get("mutating")) ? " (mutating)" : ""));
+            }
+            for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("redirects")) {
+                out.println("  redirect " + r.get("text") + (r.containsKey("resolvedPath") ? " -> " + r.get("resolvedPath") : ""));
+                for (Map<String, Object> f : (List<Map<String, Object>>) r.get("findings")) {
+                    out.println("      " + colourFor((String) f.get("kind"), (String) f.get("kind")) + ": " + f.get("reason")
+                            + "  [" + f.get("rule") + "]");
+                }
+            }
+            out.println(bold("\nrules fired:"));
+            for (Map<String, Object> f : (List<Map<String, Object>>) doc.get("firedRules")) {
+                out.println("  " + f.get("name") + "  (" + f.get("file") + ")");
+            }
+        }
+        Map<String, Object> d = (Map<String, Object>) doc.get("decision");
+        String outcome = (String) d.get("outcome");
+        out.println(bold("\ndecision: ") + colourFor(outcome, outcome.toUpperCase()) + "  " + d.get("reason"));
+    }
+
+    private String bold(String s) {
+        return colour ? "\u001b[1m" + s + "\u001b[0m" : s;
+    }
+
+    private String colourFor(String kind, String s) {
+        if (!colour) return s;
+        String code = switch (kind) {
+            case "allow", "approve" -> "32";
+            case "deny" -> "31";
+            case "ask" -> "33";
+            default -> "36";
+        };
+        return "\u001b[" + code + "m" + s + "\u001b[0m";
+    }
+}

@@ -1,0 +1,354 @@
+package dev.compoundbash.facts;
+
+import dev.compoundbash.shell.ArrayElement;
+import dev.compoundbash.shell.Arithmetic;
+import dev.compoundbash.shell.Assignment;
+import dev.compoundbash.shell.CaseItem;
+import dev.compoundbash.shell.Command;
+import dev.compoundbash.shell.CommandList;
+import dev.compoundbash.shell.IfClause;
+import dev.compoundbash.shell.ListItem;
+import dev.compoundbash.shell.Redirection;
+import dev.compoundbash.shell.Script;
+import dev.compoundbash.shell.TestExpr;
+import dev.compoundbash.shell.Word;
+import dev.compoundbash.shell.WordPart;
+import dev.compoundbash.shell.WordValue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Walks a parsed {@link Script} into {@link Facts}: one {@link SubCommand} per simple command bash could run, at
+ * any depth (command and process substitutions, backticks, subshells, groups, loops, if, case, function bodies,
+ * unquoted here-document bodies, assignment values, array subscripts, arithmetic, {@code [[ ]]}, redirection
+ * targets); wrappers unwrapped into {@link Wrapper} facts and payload sub-commands; find's acting primaries as
+ * {@link FindAction}s; every redirection as a classified {@link Redirect}.
+ *
+ * <p>Not thread-safe: use one instance per extraction.
+ */
+public final class FactExtractor {
+    private final String source;
+    private final RedirectTargets targets;
+    private final List<SubCommand> subCommands = new ArrayList<>();
+    private final List<Wrapper> wrappers = new ArrayList<>();
+    private final List<FindAction> findActions = new ArrayList<>();
+    private final List<Redirect> redirects = new ArrayList<>();
+    private final List<String> context = new ArrayList<>();
+    private int nextId = 1;
+
+    private FactExtractor(String source, Environment env) {
+        this.source = source;
+        this.targets = new RedirectTargets(env);
+    }
+
+    /**
+     * Extracts the facts of {@code script}.
+     *
+     * @param script a tree from {@code Parser.parse}
+     * @param env    the working directory and allowed directories used to classify redirect targets
+     * @return the facts, in source order
+     */
+    public static Facts extract(Script script, Environment env) {
+        FactExtractor x = new FactExtractor(script.source(), env);
+        x.list(script.body(), true);
+        return new Facts(List.copyOf(x.subCommands), List.copyOf(x.wrappers), List.copyOf(x.findActions),
+                List.copyOf(x.redirects));
+    }
+
+    // ---- commands -------------------------------------------------------------------------------------------
+
+    private void list(CommandList list, boolean top) {
+        for (ListItem item : list.items()) command(item.command(), top);
+    }
+
+    private void nested(String label, CommandList list) {
+        context.add(label);
+        list(list, false);
+        context.remove(context.size() - 1);
+    }
+
+    private void nestedCommand(String label, Command c) {
+        context.add(label);
+        command(c, false);
+        context.remove(context.size() - 1);
+    }
+
+    private void command(Command c, boolean top) {
+        if (c instanceof Command.Simple s) {
+            simple(s, top);
+        } else if (c instanceof Command.Pipeline p) {
+            for (Command e : p.commands()) command(e, top);
+        } else if (c instanceof Command.AndOrList a) {
+            for (Command e : a.commands()) command(e, top);
+        } else if (c instanceof Command.Subshell s) {
+            nested(Context.SUBSHELL, s.body());
+            redirections(s.redirections(), -1);
+        } else if (c instanceof Command.Group g) {
+            nested(Context.GROUP, g.body());
+            redirections(g.redirections(), -1);
+        } else if (c instanceof Command.If i) {
+            context.add(Context.IF);
+            for (IfClause clause : i.clauses()) {
+                list(clause.condition(), false);
+                list(clause.body(), false);
+            }
+            if (i.elseBody() != null) list(i.elseBody(), false);
+            context.remove(context.size() - 1);
+            redirections(i.redirections(), -1);
+        } else if (c instanceof Command.For f) {
+            context.add(Context.LOOP);
+            if (f.items() != null) for (Word w : f.items()) word(w);
+            list(f.body(), false);
+            context.remove(context.size() - 1);
+            redirections(f.redirections(), -1);
+        } else if (c instanceof Command.ArithFor f) {
+            context.add(Context.LOOP);
+            arithmetic(f.init());
+            arithmetic(f.test());
+            arithmetic(f.step());
+            list(f.body(), false);
+            context.remove(context.size() - 1);
+            redirections(f.redirections(), -1);
+        } else if (c instanceof Command.While w) {
+            context.add(Context.LOOP);
+            list(w.condition(), false);
+            list(w.body(), false);
+            context.remove(context.size() - 1);
+            redirections(w.redirections(), -1);
+        } else if (c instanceof Command.Case k) {
+            context.add(Context.CASE);
+            word(k.subject());
+            for (CaseItem item : k.items()) {
+                for (Word p : item.patterns()) word(p);
+                list(item.body(), false);
+            }
+            context.remove(context.size() - 1);
+            redirections(k.redirections(), -1);
+        } else if (c instanceof Command.Conditional t) {
+            context.add(Context.TEST_EXPRESSION);
+            test(t.expression());
+            context.remove(context.size() - 1);
+            redirections(t.redirections(), -1);
+        } else if (c instanceof Command.ArithmeticCommand a) {
+            arithmetic(a.expression());
+            redirections(a.redirections(), -1);
+        } else if (c instanceof Command.FunctionDef f) {
+            nestedCommand(Context.FUNCTION_BODY, f.body());
+        } else if (c instanceof Command.Coproc k) {
+            nestedCommand(Context.COPROCESS, k.body());
+        }
+    }
+
+    private void simple(Command.Simple s, boolean top) {
+        List<String> assignmentNames = new ArrayList<>();
+        for (Assignment a : s.assignments()) {
+            assignmentNames.add(a.name());
+            assignment(a);
+        }
+        int id = -1;
+        if (!s.words().isEmpty()) {
+            List<String> argv = new ArrayList<>(s.words().size());
+            boolean[] dyn = new boolean[s.words().size()];
+            for (int i = 0; i < dyn.length; i++) {
+                WordValue v = WordValue.of(s.words().get(i), source);
+                argv.add(v.text());
+                // A name with an expansion, a glob or a brace expansion may run anything.
+                dyn[i] = !v.isStatic() || (i == 0 && (v.glob() || v.braceExpansion()));
+            }
+            id = nextId++;
+            String raw = s.span().text(source);
+            SubCommand sc = commandFact(id, argv, dyn, raw, top, "command", -1, false, assignmentNames);
+            subCommands.add(sc);
+            unwrap(sc, argv, dyn, top);
+            // Expansions inside the words run too, nested.
+            for (Word w : s.words()) word(w);
+        }
+        redirections(s.redirections(), id);
+    }
+
+    private SubCommand commandFact(int id, List<String> argv, boolean[] dyn, String raw, boolean top, String role,
+                                   int wrapperId, boolean appended, List<String> assignmentNames) {
+        boolean dynamicArgs = false;
+        for (int i = 1; i < dyn.length; i++) dynamicArgs |= dyn[i];
+        return new SubCommand(id, argv, raw, dyn.length > 0 && dyn[0], dynamicArgs, top, context, role, wrapperId,
+                appended, assignmentNames);
+    }
+
+    /**
+     * When {@code sc} is a wrapper, re-files it with role {@code wrapper} and adds its payloads (recursively:
+     * a payload may itself be a wrapper), its {@link Wrapper} facts and, for find, its {@link FindAction}s.
+     */
+    private void unwrap(SubCommand sc, List<String> argv, boolean[] dyn, boolean top) {
+        if (sc.isDynamicName()) return;
+        String base = sc.getBaseName();
+        if (base.equals("find")) {
+            for (WrapperGrammar.Action a : WrapperGrammar.findActions(argv)) {
+                findActions.add(new FindAction(nextId++, sc.getId(), a.primary(), a.mutating(), a.argument()));
+            }
+        }
+        WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(argv);
+        if (u == null) return;
+        // The wrapper as written is judged through its payloads.
+        subCommands.set(subCommands.indexOf(sc), new SubCommand(sc.getId(), sc.getArgv(), sc.getRaw(),
+                sc.isDynamicName(), sc.isDynamicArgs(), sc.isTopLevel(), sc.getContextPath(), "wrapper",
+                sc.getWrapperId(), sc.isArgumentsAppended(), sc.getAssignmentNames()));
+        List<WrapperGrammar.Payload> payloads = new ArrayList<>(u.payloads());
+        if (payloads.isEmpty() && !u.implicitPayload().isEmpty()) {
+            int wid = nextId++;
+            int pid = nextId++;
+            wrappers.add(new Wrapper(wid, u.kind(), sc.getId(), pid, u.appendsArguments(), u.replaceMode(), true));
+            subCommands.add(commandFact(pid, u.implicitPayload(), new boolean[u.implicitPayload().size()],
+                    String.join(" ", u.implicitPayload()), top, "payload", wid, u.appendsArguments(), List.of()));
+            return;
+        }
+        if (payloads.isEmpty()) {
+            wrappers.add(new Wrapper(nextId++, u.kind(), sc.getId(), -1, u.appendsArguments(), u.replaceMode(), true));
+            return;
+        }
+        for (WrapperGrammar.Payload p : payloads) {
+            int wid = nextId++;
+            if (!p.readable() || p.from() >= p.to()) {
+                wrappers.add(new Wrapper(wid, u.kind(), sc.getId(), -1, u.appendsArguments(), u.replaceMode(), false));
+                continue;
+            }
+            int pid = nextId++;
+            wrappers.add(new Wrapper(wid, u.kind(), sc.getId(), pid, u.appendsArguments(), u.replaceMode(), true));
+            List<String> pargv = argv.subList(p.from(), p.to());
+            boolean[] pdyn = java.util.Arrays.copyOfRange(dyn, p.from(), p.to());
+            SubCommand payload = commandFact(pid, pargv, pdyn, String.join(" ", pargv), top, "payload", wid,
+                    u.appendsArguments(), List.of());
+            subCommands.add(payload);
+            unwrap(payload, List.copyOf(pargv), pdyn, top);
+        }
+    }
+
+    // ---- words, assignments, redirections ----------------------------------------------------------------------
+
+    private void assignment(Assignment a) {
+        context.add(Context.ASSIGNMENT);
+        if (a.index() != null) {
+            context.add(Context.ARRAY_SUBSCRIPT);
+            word(a.index());
+            context.remove(context.size() - 1);
+        }
+        if (a.value() != null) word(a.value());
+        if (a.array() != null) for (ArrayElement e : a.array()) element(e);
+        context.remove(context.size() - 1);
+    }
+
+    private void element(ArrayElement e) {
+        if (e.index() != null) {
+            context.add(Context.ARRAY_SUBSCRIPT);
+            word(e.index());
+            context.remove(context.size() - 1);
+        }
+        word(e.value());
+    }
+
+    private void word(Word w) {
+        if (w != null) parts(w.parts());
+    }
+
+    private void parts(List<WordPart> parts) {
+        for (WordPart p : parts) part(p);
+    }
+
+    private void part(WordPart p) {
+        if (p instanceof WordPart.DoubleQuoted dq) {
+            parts(dq.parts());
+        } else if (p instanceof WordPart.CommandSubstitution cs) {
+            nested(cs.backquoted() ? Context.BACKTICKS : Context.COMMAND_SUBSTITUTION, cs.body());
+        } else if (p instanceof WordPart.ProcessSubstitution ps) {
+            nested(Context.PROCESS_SUBSTITUTION, ps.body());
+        } else if (p instanceof WordPart.ArithExpansion ae) {
+            arithmetic(ae.expression());
+        } else if (p instanceof WordPart.ParamExpansion pe) {
+            if (pe.index() != null) {
+                context.add(Context.ARRAY_SUBSCRIPT);
+                word(pe.index());
+                context.remove(context.size() - 1);
+            }
+            if (!pe.operands().isEmpty()) {
+                context.add(Context.PARAMETER_EXPANSION);
+                for (Word w : pe.operands()) word(w);
+                context.remove(context.size() - 1);
+            }
+        } else if (p instanceof WordPart.ExtGlob eg) {
+            word(eg.pattern());
+        } else if (p instanceof WordPart.ArrayLiteral al) {
+            context.add(Context.ASSIGNMENT);
+            for (ArrayElement e : al.elements()) element(e);
+            context.remove(context.size() - 1);
+        }
+    }
+
+    private void arithmetic(Arithmetic a) {
+        if (a == null) return;
+        context.add(Context.ARITHMETIC);
+        parts(a.parts());
+        context.remove(context.size() - 1);
+    }
+
+    private void test(TestExpr t) {
+        if (t instanceof TestExpr.Operand o) {
+            word(o.word());
+        } else if (t instanceof TestExpr.Unary u) {
+            test(u.operand());
+        } else if (t instanceof TestExpr.Binary b) {
+            test(b.left());
+            test(b.right());
+        } else if (t instanceof TestExpr.Not n) {
+            test(n.operand());
+        } else if (t instanceof TestExpr.Paren p) {
+            test(p.inner());
+        }
+    }
+
+    private void redirections(List<Redirection> list, int commandId) {
+        for (Redirection r : list) redirection(r, commandId);
+    }
+
+    private void redirection(Redirection r, int commandId) {
+        context.add(Context.REDIRECTION_TARGET);
+        word(r.target());
+        context.remove(context.size() - 1);
+        if (r.hereDoc() != null) {
+            if (!r.hereDoc().quoted()) {
+                context.add(Context.HEREDOC_BODY);
+                word(r.hereDoc().body());
+                context.remove(context.size() - 1);
+            }
+            redirects.add(new Redirect(nextId++, commandId, r.fd(), r.operator(), r.hereDoc().delimiter(), false,
+                    false, false, false, false, null, false, null, false));
+            return;
+        }
+        WordValue v = WordValue.of(r.target(), source);
+        String op = r.operator();
+        boolean dynamic = !v.isStatic() || v.glob() || v.braceExpansion();
+        String text = v.text();
+        boolean dup = false;
+        boolean output = r.isOutput() && !op.equals("<<<");
+        if (op.equals(">&") || op.equals("<&")) {
+            if (!dynamic && (text.equals("-") || text.matches("[0-9]+-?"))) dup = true;
+            if (op.equals("<&")) output = false;
+        }
+        if (!output || dup) {
+            redirects.add(new Redirect(nextId++, commandId, r.fd(), op, text, false, dynamic, dup, false, false, null,
+                    false, null, false));
+            return;
+        }
+        if (dynamic) {
+            redirects.add(new Redirect(nextId++, commandId, r.fd(), op, text, true, true, false, false, false, null,
+                    false, null, targets.configurationError()));
+            return;
+        }
+        boolean safeDevice = RedirectTargets.SAFE_DEVICES.contains(text);
+        boolean relative = !text.startsWith("/");
+        RedirectTargets.Classified c = safeDevice ? new RedirectTargets.Classified(text, false, null)
+                : targets.classify(text);
+        redirects.add(new Redirect(nextId++, commandId, r.fd(), op, text, true, c.resolvedPath() == null, false,
+                safeDevice, relative, c.resolvedPath(), c.inside(), c.protectedComponent(),
+                targets.configurationError()));
+    }
+}

@@ -1,0 +1,140 @@
+package dev.compoundbash.facts;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Resolves a redirection target to an absolute path and says where it lies: symlinks are resolved on the deepest
+ * existing ancestor and the rest appended, so a symlinked directory that points outside cannot smuggle a write
+ * out. The working directory and each additional directory are resolved the same way.
+ */
+public final class RedirectTargets {
+    /** Devices a redirection may always write to. {@code /dev/fd/*} is deliberately absent. */
+    public static final Set<String> SAFE_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+            "/dev/zero", "/dev/random", "/dev/urandom");
+    private static final Set<String> PROTECTED = Set.of(".git", ".claude");
+
+    private final List<Path> roots = new ArrayList<>();
+    private final boolean configurationError;
+
+    /** Prepares the allowed roots of {@code env}: cwd, additional directories, and on macOS the /tmp aliases. */
+    public RedirectTargets(Environment env) {
+        boolean error = false;
+        roots.add(resolve(env.cwd()));
+        for (String dir : env.additionalDirectories()) {
+            Path p;
+            try {
+                p = Path.of(dir);
+            } catch (InvalidPathException e) {
+                error = true;
+                continue;
+            }
+            if (!p.isAbsolute()) {
+                error = true;
+                continue;
+            }
+            roots.add(resolve(p));
+            if (env.isMac()) {
+                String s = p.normalize().toString();
+                if (s.equals("/tmp") || s.startsWith("/tmp/")) {
+                    roots.add(resolve(Path.of("/private" + s)));
+                    if (env.tmpDir() != null && !env.tmpDir().isEmpty()) roots.add(resolve(Path.of(env.tmpDir())));
+                }
+            }
+        }
+        this.configurationError = error;
+    }
+
+    /** True when an additional directory was not absolute (logged by the caller; redirects then ask). */
+    public boolean configurationError() {
+        return configurationError;
+    }
+
+    /** The allowed roots after resolution, cwd first. */
+    public List<Path> roots() {
+        return List.copyOf(roots);
+    }
+
+    /**
+     * Classifies a static target.
+     *
+     * @param target the target after quote removal
+     * @return the resolved path, whether it lies inside an allowed root, and a protected component below that
+     *         root ({@code .git} or {@code .claude}) if any
+     */
+    public Classified classify(String target) {
+        Path p;
+        try {
+            p = Path.of(target);
+        } catch (InvalidPathException e) {
+            return new Classified(null, false, null);
+        }
+        Path abs = p.isAbsolute() ? p : roots.get(0).resolve(p);
+        Path resolved = resolve(abs);
+        for (Path root : roots) {
+            if (resolved.startsWith(root)) {
+                Path rel = root.relativize(resolved);
+                String prot = null;
+                for (Path part : rel) {
+                    if (PROTECTED.contains(part.toString())) {
+                        prot = part.toString();
+                        break;
+                    }
+                }
+                return new Classified(resolved.toString(), true, prot);
+            }
+        }
+        return new Classified(resolved.toString(), false, null);
+    }
+
+    /** Where a target lies: {@code resolvedPath} null when it could not be read as a path. */
+    public record Classified(String resolvedPath, boolean inside, String protectedComponent) {
+    }
+
+    /**
+     * Resolves {@code path} the way the kernel walks it: component by component from the root, following every
+     * symlink (dangling ones too: a write through a dangling link creates its target) and applying {@code ..}
+     * to the physical directory reached so far. Once a component does not exist, the rest is appended lexically.
+     *
+     * @param path an absolute path (a relative one is taken against the JVM's working directory)
+     * @return an absolute, normalised path
+     */
+    public static Path resolve(Path path) {
+        return resolve(path.toAbsolutePath(), 0);
+    }
+
+    private static Path resolve(Path abs, int hops) {
+        Path current = abs.getRoot();
+        boolean exists = true;
+        for (Path part : abs) {
+            String name = part.toString();
+            if (name.equals(".") || name.isEmpty()) continue;
+            if (name.equals("..")) {
+                Path parent = current.getParent();
+                if (parent != null) current = parent;
+                continue;
+            }
+            Path next = current.resolve(name);
+            if (exists && hops <= 40) {
+                try {
+                    if (Files.isSymbolicLink(next)) {
+                        Path link = Files.readSymbolicLink(next);
+                        next = resolve(link.isAbsolute() ? link : current.resolve(link), hops + 1);
+                    } else if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+                        exists = false;
+                    }
+                } catch (IOException | SecurityException | UnsupportedOperationException e) {
+                    exists = false;
+                }
+            }
+            current = next;
+        }
+        return current.normalize();
+    }
+}

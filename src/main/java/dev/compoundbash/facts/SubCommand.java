@@ -1,0 +1,94 @@
+package dev.compoundbash.facts;
+
+import java.util.List;
+
+/**
+ * A command bash would run: one simple command of the script, or the payload a wrapper forwards to (xargs, find
+ * -exec, timeout, ...). A Drools fact: DRL reads it through its getters.
+ *
+ * <p>Roles: {@code "command"} an ordinary simple command; {@code "wrapper"} a wrapper command as written (judged
+ * through its payloads, never approved by an allow rule on its own name); {@code "payload"} the command a wrapper
+ * runs ({@link #getWrapperId()} names the {@link Wrapper}).
+ */
+public final class SubCommand {
+    private final int id;
+    private final List<String> argv;
+    private final String raw;
+    private final boolean dynamicName;
+    private final boolean dynamicArgs;
+    private final boolean topLevel;
+    private final List<String> contextPath;
+    private final String role;
+    private final int wrapperId;
+    private final boolean argumentsAppended;
+    private final List<String> assignmentNames;
+
+    /**
+     * @param id                unique among the facts of one evaluation
+     * @param argv              word values after quote removal; a dynamic word is given as its source text
+     * @param raw               the source text of the command (for a payload, its words joined by spaces)
+     * @param dynamicName       argv[0] contains an expansion, so the command that runs is unknown
+     * @param dynamicArgs       some argument contains an expansion
+     * @param topLevel          true when Claude Code's own splitter sees this command (see {@link Context})
+     * @param contextPath       the nesting from outermost to innermost, as {@link Context} labels; empty at top level
+     * @param role              {@code "command"}, {@code "wrapper"} or {@code "payload"}
+     * @param wrapperId         id of the {@link Wrapper} this payload came through, or -1
+     * @param argumentsAppended true when the wrapper appends unseen arguments at run time (plain xargs)
+     * @param assignmentNames   names of the variable assignments written before the command ({@code FOO=1 cmd})
+     */
+    public SubCommand(int id, List<String> argv, String raw, boolean dynamicName, boolean dynamicArgs,
+                      boolean topLevel, List<String> contextPath, String role, int wrapperId,
+                      boolean argumentsAppended, List<String> assignmentNames) {
+        this.id = id;
+        this.argv = List.copyOf(argv);
+        this.raw = raw;
+        this.dynamicName = dynamicName;
+        this.dynamicArgs = dynamicArgs;
+        this.topLevel = topLevel;
+        this.contextPath = List.copyOf(contextPath);
+        this.role = role;
+        this.wrapperId = wrapperId;
+        this.argumentsAppended = argumentsAppended;
+        this.assignmentNames = List.copyOf(assignmentNames);
+    }
+
+    public int getId() { return id; }
+
+    /** The argument vector; argv[0] is the command name. Never empty. */
+    public List<String> getArgv() { return argv; }
+
+    /** argv[0] as written (after quote removal). */
+    public String getName() { return argv.get(0); }
+
+    /** argv[0] with any directory part removed ({@code /bin/rm} gives {@code rm}). */
+    public String getBaseName() {
+        String n = argv.get(0);
+        int slash = n.lastIndexOf('/');
+        return slash >= 0 && slash < n.length() - 1 ? n.substring(slash + 1) : n;
+    }
+
+    /** The argv joined by single spaces: what permission rules are matched against. */
+    public String getLine() { return String.join(" ", argv); }
+
+    /** The arguments after the name joined by single spaces, or "" when there are none. */
+    public String getArgsLine() { return String.join(" ", argv.subList(1, argv.size())); }
+
+    public String getRaw() { return raw; }
+    public boolean isDynamicName() { return dynamicName; }
+    public boolean isDynamicArgs() { return dynamicArgs; }
+    public boolean isTopLevel() { return topLevel; }
+    public List<String> getContextPath() { return contextPath; }
+
+    /** The innermost context label, or {@code "top-level"}. */
+    public String getContext() { return contextPath.isEmpty() ? Context.TOP_LEVEL : contextPath.get(contextPath.size() - 1); }
+
+    public String getRole() { return role; }
+    public int getWrapperId() { return wrapperId; }
+    public boolean isArgumentsAppended() { return argumentsAppended; }
+    public List<String> getAssignmentNames() { return assignmentNames; }
+
+    @Override
+    public String toString() {
+        return "SubCommand#" + id + "[" + getLine() + "]";
+    }
+}

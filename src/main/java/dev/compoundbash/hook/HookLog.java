@@ -1,0 +1,387 @@
+package dev.compoundbash.hook;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A version-tagged, human-readable log of the hook's steps, one line per step.
+ *
+ * <p>Lines look like {@code 2025-06-01T12:00:00.123+02:00 [0.1.0] evaluating: ls -la}. They are
+ * buffered by {@link #log(String)} and written by {@link #close()} (or {@link #flush()}) with a single
+ * append on a {@link FileChannel} opened with {@code APPEND}, under an exclusive {@link FileLock}, so
+ * the lines of parallel hook processes never interleave. Control characters in a message are escaped
+ * ({@code \n}, {@code \r}, <code>&#92;uXXXX</code>) so one logical line is one physical line.
+ *
+ * <p>Logging never throws and never affects the hook's decision: any failure (unwritable directory,
+ * full disk, {@code HOME} unset, a path that is not a regular file) is swallowed, with at most one
+ * short note on stderr. Nothing is ever written to stdout, which carries the hook's decision
+ * (Claude Code docs, Hooks reference, "Hook output").
+ *
+ * <p>Instances are not meant to be shared between threads, but are safe if they are.
+ */
+public final class HookLog implements AutoCloseable {
+
+    /** Environment variable naming the log file; overrides the default location. */
+    public static final String LOG_ENV = "CLAUDE_COMPOUND_LOG";
+
+    /** Messages longer than this many characters are truncated. */
+    public static final int MAX_MESSAGE_CHARS = 64 * 1024;
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+
+    /** FileLocks are held per JVM: threads of one JVM must be serialised before taking one. */
+    private static final ReentrantLock JVM_LOCK = new ReentrantLock();
+
+    private static final long LOCK_WAIT_MILLIS = 2_000;
+
+    private final Path path;
+    private final String version;
+    private final Clock clock;
+    private final PrintStream err;
+    private final List<String> pending = new ArrayList<>();
+    private boolean failed;
+
+    private HookLog(Path path, String version, Clock clock, PrintStream err) {
+        this.path = path;
+        this.version = version == null ? "?" : version;
+        this.clock = clock;
+        this.err = err;
+    }
+
+    /**
+     * Opens the log at {@code $CLAUDE_COMPOUND_LOG} when that variable is set and non-empty, else at
+     * {@code $HOME/.claude/logs/compound-bash.log}. Both come from {@code env} only (never from the
+     * JVM's {@code user.home}). When neither is usable the log is disabled (every call is a no-op).
+     * Nothing is touched on disk until the first write.
+     *
+     * @param env     the process environment (e.g. {@code System.getenv()}); null is treated as empty
+     * @param version the version tag written on every line, e.g. {@code "0.1.0"}
+     * @return a log; never null, never throws
+     */
+    public static HookLog open(Map<String, String> env, String version) {
+        return open(env, version, Clock.systemDefaultZone(), System.err);
+    }
+
+    static HookLog open(Map<String, String> env, String version, Clock clock, PrintStream err) {
+        return new HookLog(resolvePath(env), version, clock, err);
+    }
+
+    /**
+     * Returns where {@link #open(Map, String)} would write, or null when logging is disabled.
+     *
+     * @param env the process environment; null is treated as empty
+     * @return the log file path, or null
+     */
+    public static Path resolvePath(Map<String, String> env) {
+        try {
+            Map<String, String> e = env == null ? Map.of() : env;
+            String explicit = e.get(LOG_ENV);
+            if (explicit != null && !explicit.isEmpty()) {
+                return Path.of(explicit);
+            }
+            String home = e.get("HOME");
+            if (home != null && !home.isEmpty()) {
+                return Path.of(home, ".claude", "logs", "compound-bash.log");
+            }
+        } catch (RuntimeException ex) { // InvalidPathException
+            return null;
+        }
+        return null;
+    }
+
+    /**
+     * The file this log writes to.
+     *
+     * @return the path, or null when logging is disabled
+     */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Buffers one line: {@code <ISO-8601 time> [<version>] <message>}, the time being taken now.
+     * Never throws.
+     *
+     * @param message the message; null is logged as {@code null}
+     */
+    public synchronized void log(String message) {
+        if (path == null) {
+            return;
+        }
+        try {
+            String time = OffsetDateTime.now(clock).format(TIME);
+            pending.add(time + " [" + version + "] " + escape(message) + "\n");
+        } catch (RuntimeException | OutOfMemoryError ex) {
+            note(ex);
+        }
+    }
+
+    /**
+     * Appends the buffered lines to the file in one locked write, then clears the buffer. Creates
+     * missing parent directories. Never throws; on failure the lines are dropped.
+     */
+    public synchronized void flush() {
+        if (path == null || pending.isEmpty()) {
+            pending.clear();
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String line : pending) {
+            sb.append(line);
+        }
+        pending.clear();
+        try {
+            append(sb.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException | Error ex) {
+            note(ex);
+        }
+    }
+
+    /** Same as {@link #flush()}; the log may still be used afterwards. Never throws. */
+    @Override
+    public void close() {
+        flush();
+    }
+
+    private void append(byte[] bytes) throws IOException {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        // Refuse anything but a regular file: a FIFO would block, /dev/stdout would corrupt the
+        // hook's answer.
+        if (Files.exists(path) && !Files.isRegularFile(path)) {
+            throw new IOException("not a regular file");
+        }
+        if (isStdout(path)) {
+            throw new IOException("refusing to log to stdout");
+        }
+        JVM_LOCK.lock();
+        try (FileChannel ch = FileChannel.open(path,
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            FileLock lock = acquire(ch);
+            try {
+                ByteBuffer buf = ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            } finally {
+                if (lock != null) {
+                    try {
+                        lock.release();
+                    } catch (IOException ignored) {
+                        // closing the channel releases it anyway
+                    }
+                }
+            }
+        } finally {
+            JVM_LOCK.unlock();
+        }
+    }
+
+    /**
+     * Takes an exclusive lock on the whole file, waiting at most {@link #LOCK_WAIT_MILLIS}; after
+     * that (or when the file system does not support locks) returns null and the write goes ahead
+     * unlocked, relying on O_APPEND: a hook must never hang on its log.
+     */
+    private static FileLock acquire(FileChannel ch) {
+        long deadline = System.nanoTime() + LOCK_WAIT_MILLIS * 1_000_000L;
+        try {
+            while (true) {
+                FileLock lock = ch.tryLock();
+                if (lock != null) {
+                    return lock;
+                }
+                if (System.nanoTime() > deadline) {
+                    return null;
+                }
+                Thread.sleep(2);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (IOException | OverlappingFileLockException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** True when {@code p} is the same file as this process's stdout (Linux /proc only). */
+    private static boolean isStdout(Path p) {
+        try {
+            Path fd1 = Path.of("/proc/self/fd/1");
+            if (!Files.exists(fd1) || !Files.exists(p)) {
+                return false;
+            }
+            Object a = Files.readAttributes(p, BasicFileAttributes.class).fileKey();
+            Object b = Files.readAttributes(fd1, BasicFileAttributes.class).fileKey();
+            return a != null && Objects.equals(a, b);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Makes a message safe for one physical line: {@code \n} and {@code \r} become the two-character
+     * sequences {@code \n}, {@code \r}; tab is kept; other control characters (C0, DEL, C1) and the
+     * Unicode line/paragraph separators become <code>&#92;uXXXX</code>. Backslashes are not doubled, so
+     * commands stay readable. Messages over {@link #MAX_MESSAGE_CHARS} are truncated.
+     *
+     * @param message the raw message; null gives {@code "null"}
+     * @return the escaped message
+     */
+    public static String escape(String message) {
+        String m = String.valueOf(message);
+        String suffix = "";
+        if (m.length() > MAX_MESSAGE_CHARS) {
+            suffix = "... [" + (m.length() - MAX_MESSAGE_CHARS) + " more chars]";
+            m = m.substring(0, MAX_MESSAGE_CHARS);
+        }
+        StringBuilder sb = null;
+        for (int i = 0; i < m.length(); i++) {
+            char c = m.charAt(i);
+            String rep;
+            if (c == '\n') {
+                rep = "\\n";
+            } else if (c == '\r') {
+                rep = "\\r";
+            } else if (c == '\t') {
+                rep = null;
+            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
+                rep = String.format("\\u%04x", (int) c);
+            } else {
+                rep = null;
+            }
+            if (rep != null && sb == null) {
+                sb = new StringBuilder(m.length() + 16).append(m, 0, i);
+            }
+            if (sb != null) {
+                if (rep != null) {
+                    sb.append(rep);
+                } else {
+                    sb.append(c);
+                }
+            }
+        }
+        return (sb == null ? m : sb.toString()) + suffix;
+    }
+
+    private void note(Throwable ex) {
+        if (failed) {
+            return;
+        }
+        failed = true;
+        try {
+            if (err != null) {
+                err.println("compound-bash: cannot write log " + path + ": " + ex);
+            }
+        } catch (RuntimeException ignored) {
+            // nothing left to do
+        }
+    }
+
+    // ------------------------------------------------------------------ message helpers
+
+    /**
+     * {@code loaded N allow, N ask, N deny patterns from [files]}.
+     *
+     * @param allow number of allow patterns
+     * @param ask   number of ask patterns
+     * @param deny  number of deny patterns
+     * @param files the settings files read
+     * @return the message
+     */
+    public static String loadedMessage(int allow, int ask, int deny, List<?> files) {
+        return "loaded " + allow + " allow, " + ask + " ask, " + deny + " deny patterns from " + files;
+    }
+
+    /**
+     * {@code evaluating: <command>}.
+     *
+     * @param command the whole command string
+     * @return the message
+     */
+    public static String evaluatingMessage(String command) {
+        return "evaluating: " + command;
+    }
+
+    /**
+     * {@code parsed N sub-command(s)}.
+     *
+     * @param n the number of sub-commands
+     * @return the message
+     */
+    public static String parsedMessage(int n) {
+        return "parsed " + n + " sub-command(s)";
+    }
+
+    /**
+     * {@code   ok [<cmd>]: matched allow pattern for "<argv>"}.
+     *
+     * @param cmd  the sub-command's name (argv[0])
+     * @param argv the sub-command's argv joined by single spaces
+     * @return the message
+     */
+    public static String okMessage(String cmd, String argv) {
+        return "  ok [" + cmd + "]: matched allow pattern for \"" + argv + "\"";
+    }
+
+    /**
+     * {@code ALLOW: all N sub-command(s) matched}.
+     *
+     * @param n the number of sub-commands
+     * @return the message
+     */
+    public static String allowMessage(int n) {
+        return "ALLOW: all " + n + " sub-command(s) matched";
+    }
+
+    /**
+     * {@code DEFER [<cmd>]: not in allow list: "<argv>"}.
+     *
+     * @param cmd  the sub-command's name
+     * @param argv the sub-command's argv joined by single spaces
+     * @return the message
+     */
+    public static String deferMessage(String cmd, String argv) {
+        return "DEFER [" + cmd + "]: not in allow list: \"" + argv + "\"";
+    }
+
+    /**
+     * {@code ASK [<cmd>]: <reason>}.
+     *
+     * @param cmd    the sub-command's name
+     * @param reason why the user is asked
+     * @return the message
+     */
+    public static String askMessage(String cmd, String reason) {
+        return "ASK [" + cmd + "]: " + reason;
+    }
+
+    /**
+     * {@code DENY [<cmd>]: <reason>}.
+     *
+     * @param cmd    the sub-command's name
+     * @param reason why the call is denied
+     * @return the message
+     */
+    public static String denyMessage(String cmd, String reason) {
+        return "DENY [" + cmd + "]: " + reason;
+    }
+}

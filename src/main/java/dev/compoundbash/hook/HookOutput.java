@@ -1,0 +1,69 @@
+package dev.compoundbash.hook;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.util.Set;
+
+/**
+ * Builds the JSON a PreToolUse hook prints on stdout to decide a tool call.
+ *
+ * <p>To defer to Claude Code's normal permission flow, print nothing (and exit 0).
+ *
+ * <p>Source: Claude Code docs, Hooks reference, "PreToolUse decision control"
+ * ({@code hookSpecificOutput.hookEventName}, {@code permissionDecision} = allow | deny | ask,
+ * {@code permissionDecisionReason}).
+ */
+public final class HookOutput {
+
+    /** Bypasses the permission prompt. */
+    public static final String ALLOW = "allow";
+    /** Prevents the tool call; the reason is shown to Claude. */
+    public static final String DENY = "deny";
+    /** Asks the user to confirm; the reason is shown to the user. */
+    public static final String ASK = "ask";
+
+    private static final Set<String> DECISIONS = Set.of(ALLOW, DENY, ASK);
+
+    /*
+     * Non-ASCII characters are written as \\uXXXX escapes so the output is pure ASCII and survives
+     * any stdout encoding (Java 17 encodes System.out with the platform charset, which is ASCII under
+     * the C/POSIX locale).
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+            .build();
+
+    private HookOutput() {
+    }
+
+    /**
+     * Returns exactly
+     * {@code {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"<decision>","permissionDecisionReason":"<reason>"}}}
+     * on one line, without a trailing newline; the reason is JSON-escaped (quotes, backslashes,
+     * control characters, and non-ASCII as <code>&#92;uXXXX</code>).
+     *
+     * @param permissionDecision {@code "allow"}, {@code "deny"} or {@code "ask"}
+     * @param reason             the reason; null is written as {@code ""}
+     * @return the JSON text
+     * @throws IllegalArgumentException when the decision is not one of the three values
+     */
+    public static String json(String permissionDecision, String reason) {
+        if (permissionDecision == null || !DECISIONS.contains(permissionDecision)) {
+            throw new IllegalArgumentException("permissionDecision must be allow, deny or ask: " + permissionDecision);
+        }
+        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode out = root.putObject("hookSpecificOutput");
+        out.put("hookEventName", "PreToolUse");
+        out.put("permissionDecision", permissionDecision);
+        out.put("permissionDecisionReason", reason == null ? "" : reason);
+        try {
+            return MAPPER.writeValueAsString(root);
+        } catch (JsonProcessingException e) { // cannot happen for a tree of strings
+            throw new UncheckedIOException(e);
+        }
+    }
+}

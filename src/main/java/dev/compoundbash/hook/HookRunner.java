@@ -1,0 +1,165 @@
+package dev.compoundbash.hook;
+
+import dev.compoundbash.facts.Environment;
+import dev.compoundbash.facts.Finding;
+import dev.compoundbash.facts.PermissionRule;
+import dev.compoundbash.facts.SubCommand;
+import dev.compoundbash.rules.CommandEvaluator;
+import dev.compoundbash.rules.RuleEngine;
+import dev.compoundbash.settings.PermissionSettings;
+import dev.compoundbash.settings.SettingsLoader;
+import dev.compoundbash.shell.ParseException;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The PreToolUse hook, start to end: read Claude Code's input JSON, load settings and rules, judge the command,
+ * write the decision JSON, log each step. Follows Claude Code docs, "Hooks reference": PreToolUse input and
+ * {@code hookSpecificOutput.permissionDecision}. Every failure defers: exit 0 with nothing on stdout.
+ */
+public final class HookRunner {
+    /** Commands longer than this many characters are not judged (defer). */
+    public static final int MAX_COMMAND_CHARS = 10_000;
+
+    private final Map<String, String> env;
+    private final String version;
+
+    /**
+     * @param env     the process environment ({@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR},
+     *                {@code CLAUDE_COMPOUND_LOG}); the JVM's {@code user.home} is never used
+     * @param version the version written on each log line
+     */
+    public HookRunner(Map<String, String> env, String version) {
+        this.env = env;
+        this.version = version;
+    }
+
+    /**
+     * Runs the hook once.
+     *
+     * @param in  Claude Code's input JSON
+     * @param out where the decision JSON goes (nothing is written to defer)
+     * @return the exit code: always 0
+     */
+    public int run(InputStream in, PrintStream out) {
+        HookLog log = HookLog.open(env, version);
+        try {
+            String json = decide(in, log);
+            if (json != null) {
+                out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        } catch (Throwable t) {
+            // Any internal error defers: the hook never approves what it could not read.
+            log.log("DEFER: internal error: " + t);
+        } finally {
+            log.close();
+        }
+        return 0;
+    }
+
+    /** The decision JSON, or null to defer. */
+    private String decide(InputStream in, HookLog log) throws Exception {
+        HookInput input;
+        try {
+            input = HookInput.read(in);
+        } catch (Exception e) {
+            log.log("DEFER: unreadable hook input: " + e.getMessage());
+            return null;
+        }
+        if (!input.isBash()) {
+            log.log("DEFER: not a Bash call: " + input.toolName());
+            return null;
+        }
+        String command = input.command();
+        if (command == null || command.isBlank()) {
+            log.log("DEFER: empty command");
+            return null;
+        }
+        if (command.length() > MAX_COMMAND_CHARS) {
+            log.log("DEFER: command of " + command.length() + " characters is over " + MAX_COMMAND_CHARS);
+            return null;
+        }
+        PermissionSettings settings = SettingsLoader.load(env);
+        for (String w : settings.warnings()) log.log("settings: " + w);
+        log.log(HookLog.loadedMessage(settings.allow().size(), settings.ask().size(), settings.deny().size(),
+                settings.filesRead()));
+        log.log(HookLog.evaluatingMessage(command));
+
+        List<Path> userFiles = UserRules.files(env);
+        RuleEngine engine = RuleEngine.load(userFiles);
+        if (!engine.compileErrors().isEmpty()) {
+            String errors = String.join("; ", engine.compileErrors());
+            log.log("ASK: user rules do not compile: " + errors);
+            return HookOutput.json(HookOutput.ASK, "compound-bash: your DRL rules do not compile, fix them: " + errors);
+        }
+        Environment environment = Environment.of(workingDirectory(input.cwd()), settings.additionalDirectories(),
+                env.get("TMPDIR"));
+        List<PermissionRule> rules = CommandEvaluator.permissionRules(settings.allow(), settings.ask(),
+                settings.deny());
+        CommandEvaluator.Judgement j;
+        try {
+            j = new CommandEvaluator(engine).judge(command, environment, rules);
+        } catch (ParseException e) {
+            log.log("DEFER: parse error: " + e.getMessage());
+            return null;
+        }
+        logJudgement(j, log);
+        String outcome = j.evaluation().decision().getOutcome();
+        String reason = "compound-bash: " + j.evaluation().decision().getReason();
+        return switch (outcome) {
+            case "allow" -> HookOutput.json(HookOutput.ALLOW, reason);
+            case "ask" -> HookOutput.json(HookOutput.ASK, reason);
+            case "deny" -> HookOutput.json(HookOutput.DENY, reason);
+            default -> null;
+        };
+    }
+
+    private static Path workingDirectory(String cwd) {
+        if (cwd != null && !cwd.isEmpty()) {
+            try {
+                Path p = Path.of(cwd);
+                if (p.isAbsolute()) return p;
+            } catch (RuntimeException e) {
+                // fall through to the process's own directory
+            }
+        }
+        return Path.of("").toAbsolutePath();
+    }
+
+    private static void logJudgement(CommandEvaluator.Judgement j, HookLog log) {
+        List<SubCommand> subs = j.facts().subCommands();
+        log.log(HookLog.parsedMessage(subs.size()));
+        for (SubCommand s : subs) {
+            Finding verdict = null;
+            for (Finding f : j.evaluation().findings()) {
+                if (f.getSubjectId() != s.getId()) continue;
+                if (verdict == null || rank(f.getKind()) > rank(verdict.getKind())) verdict = f;
+            }
+            if (verdict == null) continue;
+            switch (verdict.getKind()) {
+                case Finding.APPROVE -> log.log("  ok [" + s.getName() + "]: " + verdict.getReason());
+                case Finding.DEFER -> log.log(HookLog.deferMessage(s.getName(), s.getLine()));
+                case Finding.ASK -> log.log(HookLog.askMessage(s.getName(), verdict.getReason()));
+                default -> log.log(HookLog.denyMessage(s.getName(), verdict.getReason()));
+            }
+        }
+        String outcome = j.evaluation().decision().getOutcome();
+        if (outcome.equals("allow")) log.log(HookLog.allowMessage(subs.size()));
+        else log.log(outcome.toUpperCase() + ": " + j.evaluation().decision().getReason());
+    }
+
+    private static int rank(String kind) {
+        return switch (kind) {
+            case Finding.DENY -> 3;
+            case Finding.ASK -> 2;
+            case Finding.DEFER -> 1;
+            default -> 0;
+        };
+    }
+}

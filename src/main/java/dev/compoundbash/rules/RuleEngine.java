@@ -1,0 +1,208 @@
+package dev.compoundbash.rules;
+
+import dev.compoundbash.facts.Decision;
+import dev.compoundbash.facts.Facts;
+import dev.compoundbash.facts.Finding;
+import dev.compoundbash.facts.PermissionRule;
+import org.drools.kiesession.rulebase.InternalKnowledgeBase;
+import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
+import org.kie.api.definition.rule.Rule;
+import org.kie.api.event.rule.AfterMatchFiredEvent;
+import org.kie.api.event.rule.DefaultAgendaEventListener;
+import org.kie.api.io.Resource;
+import org.kie.api.io.ResourceType;
+import org.kie.api.runtime.KieSession;
+import org.kie.internal.builder.KnowledgeBuilder;
+import org.kie.internal.builder.KnowledgeBuilderError;
+import org.kie.internal.builder.KnowledgeBuilderFactory;
+import org.kie.internal.io.ResourceFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Drools side of a decision: compiles the built-in DRL files ({@code src/main/resources/rules}) and any user
+ * DRL files into one KieBase, and evaluates one command's facts in a fresh KieSession. The decision logic lives
+ * in the DRL; this class only inserts facts, fires, and reads back the {@link Finding}s and the {@link Decision}.
+ *
+ * <p>Thread-safe after construction: each {@link #evaluate} uses its own session.
+ */
+public final class RuleEngine {
+    /** The built-in DRL files, in the order they are compiled (classpath resources under {@code rules/}). */
+    public static final List<String> BUILT_IN = List.of("tiers.drl", "patterns.drl", "wrappers.drl",
+            "redirects.drl", "outcome.drl");
+
+    private final InternalKnowledgeBase kieBase;
+    private final List<String> compileErrors;
+    private final Map<String, String> ruleFiles = new HashMap<>();
+    private final List<RuleInfo> rules = new ArrayList<>();
+
+    /** A loaded rule: its name, the file it came from, and its 1-based line there (0 when unknown). */
+    public record RuleInfo(String name, String packageName, String file, int line) {
+    }
+
+    /** A rule that fired during one evaluation, by name and file. */
+    public record FiredRule(String name, String file) {
+    }
+
+    /**
+     * The result of one evaluation.
+     *
+     * @param decision the single Decision the outcome rules inserted
+     * @param findings every Finding, in insertion order
+     * @param fired    the rules that fired, in firing order
+     */
+    public record Evaluation(Decision decision, List<Finding> findings, List<FiredRule> fired) {
+    }
+
+    private RuleEngine(InternalKnowledgeBase kieBase, List<String> compileErrors) {
+        this.kieBase = kieBase;
+        this.compileErrors = List.copyOf(compileErrors);
+    }
+
+    /**
+     * Compiles the built-in rules plus {@code userFiles}.
+     *
+     * @param userFiles DRL files of the user; one that does not compile is left out of the KieBase and reported in
+     *                  {@link #compileErrors()} as {@code file:line:col: message}
+     * @return the engine
+     * @throws IllegalStateException when a built-in DRL file fails to compile (a defect of this build)
+     */
+    public static RuleEngine load(List<Path> userFiles) {
+        List<String> errors = new ArrayList<>();
+        Map<String, String> files = new HashMap<>();
+        List<RuleInfo> infos = new ArrayList<>();
+        KnowledgeBuilder builtIn = KnowledgeBuilderFactory.newKnowledgeBuilder();
+        for (String name : BUILT_IN) {
+            byte[] bytes = readResource("rules/" + name);
+            Resource res = ResourceFactory.newByteArrayResource(bytes).setSourcePath("rules/" + name);
+            builtIn.add(res, ResourceType.DRL);
+            if (builtIn.hasErrors()) {
+                throw new IllegalStateException("built-in rules/" + name + " does not compile: "
+                        + format("rules/" + name, builtIn.getErrors()));
+            }
+            indexRules(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), "rules/" + name, infos);
+        }
+        InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
+        kbase.addPackages(builtIn.getKnowledgePackages());
+        for (Path file : userFiles) {
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(file);
+            } catch (IOException e) {
+                errors.add(file + ":0:0: cannot read: " + e.getMessage());
+                continue;
+            }
+            KnowledgeBuilder kb = KnowledgeBuilderFactory.newKnowledgeBuilder(kbase);
+            kb.add(ResourceFactory.newByteArrayResource(bytes).setSourcePath(file.toString()), ResourceType.DRL);
+            if (kb.hasErrors()) {
+                errors.add(format(file.toString(), kb.getErrors()));
+                continue;
+            }
+            kbase.addPackages(kb.getKnowledgePackages());
+            indexRules(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), file.toString(), infos);
+        }
+        RuleEngine engine = new RuleEngine(kbase, errors);
+        for (RuleInfo info : infos) {
+            engine.ruleFiles.put(info.packageName() + "/" + info.name(), info.file());
+            engine.rules.add(info);
+        }
+        return engine;
+    }
+
+    /** Errors of user DRL files that did not compile, each as {@code file:line:col: message}; empty when none. */
+    public List<String> compileErrors() {
+        return compileErrors;
+    }
+
+    /** Every rule loaded, built-in first, with file and line. */
+    public List<RuleInfo> rules() {
+        return List.copyOf(rules);
+    }
+
+    /**
+     * Evaluates one command.
+     *
+     * @param facts           the facts extracted from the command
+     * @param permissionRules the Bash permission rules from settings
+     * @return the decision, findings and fired rules
+     * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
+     */
+    public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules) {
+        KieSession session = kieBase.newKieSession();
+        List<FiredRule> fired = new ArrayList<>();
+        try {
+            session.addEventListener(new DefaultAgendaEventListener() {
+                @Override
+                public void afterMatchFired(AfterMatchFiredEvent event) {
+                    Rule r = event.getMatch().getRule();
+                    fired.add(new FiredRule(r.getName(),
+                            ruleFiles.getOrDefault(r.getPackageName() + "/" + r.getName(), r.getPackageName())));
+                }
+            });
+            for (Object f : facts.all()) session.insert(f);
+            for (PermissionRule r : permissionRules) session.insert(r);
+            session.fireAllRules();
+            Decision decision = null;
+            List<Finding> findings = new ArrayList<>();
+            for (Object o : session.getObjects()) {
+                if (o instanceof Decision d) decision = d;
+                else if (o instanceof Finding f) findings.add(f);
+            }
+            if (decision == null) throw new IllegalStateException("the rules reached no decision");
+            return new Evaluation(decision, findings, fired);
+        } finally {
+            session.dispose();
+        }
+    }
+
+    private static String format(String file, Iterable<KnowledgeBuilderError> errors) {
+        StringBuilder sb = new StringBuilder();
+        for (KnowledgeBuilderError e : errors) {
+            if (sb.length() > 0) sb.append('\n');
+            int[] lines = e.getLines();
+            int line = lines != null && lines.length > 0 ? lines[0] : 0;
+            int col = 0;
+            if (e instanceof org.drools.drl.parser.ParserError pe) col = Math.max(0, pe.getCol());
+            sb.append(file).append(':').append(line).append(':').append(col).append(": ")
+                    .append(e.getMessage().replace('\n', ' ').trim());
+        }
+        return sb.toString();
+    }
+
+    /** Records each {@code rule "name"} declaration with its package and line (DRL source scan). */
+    private static void indexRules(String drl, String file, List<RuleInfo> out) {
+        String pkg = "";
+        String[] lines = drl.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String t = lines[i].trim();
+            if (t.startsWith("package ")) pkg = t.substring(8).replace(";", "").trim();
+            if (t.startsWith("rule ")) {
+                String rest = t.substring(5).trim();
+                String name;
+                if (rest.startsWith("\"")) {
+                    int end = rest.indexOf('"', 1);
+                    name = end > 0 ? rest.substring(1, end) : rest.substring(1);
+                } else {
+                    name = rest.split("\\s+")[0];
+                }
+                out.add(new RuleInfo(name, pkg, file, i + 1));
+            }
+        }
+    }
+
+    private static byte[] readResource(String path) {
+        try (InputStream in = RuleEngine.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) throw new IllegalStateException("missing resource " + path);
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read resource " + path, e);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.compoundbash.settings;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The merged {@code permissions} section of the Claude Code settings files that were read.
+ *
+ * <p>Rule strings are kept raw, exactly as written in the files (e.g. {@code "Bash(ls *)"},
+ * {@code "Read(./x)"}); interpreting them is left to the caller (see
+ * {@code dev.compoundbash.rules.BashPattern}). All lists are immutable and never null.
+ *
+ * <p>Source: Claude Code docs, Settings ("Settings files", "Permission settings":
+ * {@code allow}, {@code ask}, {@code deny}, {@code additionalDirectories}).
+ *
+ * @param allow                 {@code permissions.allow} entries, merged in file order, first occurrence kept
+ * @param ask                   {@code permissions.ask} entries, merged likewise
+ * @param deny                  {@code permissions.deny} entries, merged likewise
+ * @param additionalDirectories {@code permissions.additionalDirectories} entries, merged likewise
+ * @param filesRead             the files that existed and parsed, in the order they were read
+ * @param warnings              human-readable problems met while reading (malformed files, wrong types...)
+ */
+public record PermissionSettings(
+        List<String> allow,
+        List<String> ask,
+        List<String> deny,
+        List<String> additionalDirectories,
+        List<Path> filesRead,
+        List<String> warnings) {
+
+    /**
+     * Copies every list into an immutable list; a null list becomes empty.
+     *
+     * @param allow                 {@code permissions.allow} entries
+     * @param ask                   {@code permissions.ask} entries
+     * @param deny                  {@code permissions.deny} entries
+     * @param additionalDirectories {@code permissions.additionalDirectories} entries
+     * @param filesRead             the files that were read
+     * @param warnings              problems met while reading
+     * @throws NullPointerException if a list contains a null element
+     */
+    public PermissionSettings {
+        allow = copy(allow);
+        ask = copy(ask);
+        deny = copy(deny);
+        additionalDirectories = copy(additionalDirectories);
+        filesRead = copy(filesRead);
+        warnings = copy(warnings);
+    }
+
+    /**
+     * Settings with no rules, no files and no warnings.
+     *
+     * @return an empty instance
+     */
+    public static PermissionSettings empty() {
+        return new PermissionSettings(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    private static <T> List<T> copy(List<T> list) {
+        return list == null ? List.of() : List.copyOf(list);
+    }
+}

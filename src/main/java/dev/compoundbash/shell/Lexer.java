@@ -1,0 +1,358 @@
+package dev.compoundbash.shell;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Character-level scanning state shared by {@link Parser}, {@link WordParser} and {@link TestExprParser}: the
+ * text being scanned, the current position, line continuations, blanks and comments, operator and reserved-word
+ * look-ahead, span and error construction, the nesting-depth guard and the queue of pending here-documents
+ * (Bash Reference Manual §3.1.1 "Shell Operation", §3.1.2.1 "Escape Character", §3.1.3 "Comments",
+ * §3.6.6 "Here Documents").
+ *
+ * <p>The scanned text is either the script itself or the un-escaped body of a backquoted command substitution;
+ * in the latter case {@link #map} translates local offsets to offsets of the script so that every span refers to
+ * the original source.
+ */
+final class Lexer {
+    /** Returned by {@link #cur()} at the end of the scanned region. */
+    static final int EOF = -1;
+
+    /** The whole script, shared by nested lexers; knows where lines start. */
+    static final class Root {
+        final String text;
+        final int[] lineStarts;
+        final int lineCount;
+
+        Root(String text) {
+            this.text = text;
+            int count = 1;
+            for (int i = 0, n = text.length(); i < n; i++) if (text.charAt(i) == '\n') count++;
+            int[] starts = new int[count];
+            int k = 1;
+            for (int i = 0, n = text.length(); i < n; i++) if (text.charAt(i) == '\n') starts[k++] = i + 1;
+            this.lineStarts = starts;
+            this.lineCount = count;
+        }
+
+        /** 0-based index of the line holding {@code offset}. */
+        int lineIndex(int offset) {
+            int lo = 0, hi = lineCount - 1;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >>> 1;
+                if (lineStarts[mid] <= offset) lo = mid; else hi = mid - 1;
+            }
+            return lo;
+        }
+
+        Span span(int start, int end) {
+            int li = lineIndex(start);
+            return new Span(start, end, li + 1, start - lineStarts[li] + 1);
+        }
+    }
+
+    /** A here-document operator whose body has not been read yet. */
+    record Pending(int opOffset, String delimiter, boolean quoted, boolean stripTabs) {
+    }
+
+    /** A body read in the first pass, with the position where scanning resumes after its delimiter line. */
+    record HereDocResult(HereDoc node, int resume) {
+    }
+
+    final Root root;
+    final char[] s;
+    /** Exclusive end of the region being scanned (narrowed while parsing a here-document body). */
+    int n;
+    int pos;
+    /** Local offset to root offset, length {@code s.length + 1}; null when {@code s} is the root text. */
+    final int[] map;
+    int depth;
+    /** The word parser working on this lexer (reads here-document bodies). */
+    WordParser words;
+    List<Pending> pending = new ArrayList<>(2);
+    /** Here-document bodies by operator offset, from the first pass (null during the first pass). */
+    final Map<Integer, HereDocResult> known;
+    /** Bodies read during this pass. */
+    final Map<Integer, HereDocResult> found = new HashMap<>();
+    /** Offsets of {@code $((} / {@code ((} that did not close as arithmetic (so we do not try again). */
+    final Set<Integer> arithFailed = new HashSet<>();
+
+    Lexer(Root root, char[] s, int[] map, int depth, Map<Integer, HereDocResult> known) {
+        this.root = root;
+        this.s = s;
+        this.n = s.length;
+        this.map = map;
+        this.depth = depth;
+        this.known = known;
+    }
+
+    // ---------------------------------------------------------------- depth guard
+
+    void enter() throws ParseException {
+        if (++depth > Parser.MAX_DEPTH) throw err("nesting deeper than " + Parser.MAX_DEPTH + " levels");
+    }
+
+    void leave() {
+        depth--;
+    }
+
+    // ---------------------------------------------------------------- characters
+
+    /** Skips line continuations (backslash-newline) starting at {@code p}; returns the first real position. */
+    int norm(int p) {
+        while (p + 1 < n && s[p] == '\\' && s[p + 1] == '\n') p += 2;
+        return p;
+    }
+
+    /** The current character after skipping line continuations (moves {@link #pos} past them), or EOF. */
+    int cur() {
+        pos = norm(pos);
+        return pos < n ? s[pos] : EOF;
+    }
+
+    /** The character after the current one (continuations skipped), or EOF. Call after {@link #cur()}. */
+    int next() {
+        int p = norm(pos + 1);
+        return p < n ? s[p] : EOF;
+    }
+
+    /** The character after {@link #next()}, or EOF. */
+    int next2() {
+        int p = norm(norm(pos + 1) + 1);
+        return p < n ? s[p] : EOF;
+    }
+
+    /** Advances past the current character and any continuations after it. */
+    void advance() {
+        pos = norm(norm(pos) + 1);
+    }
+
+    void advance(int k) {
+        for (int i = 0; i < k; i++) advance();
+    }
+
+    boolean atEnd() {
+        return cur() == EOF;
+    }
+
+    static boolean isBlank(int c) {
+        return c == ' ' || c == '\t';
+    }
+
+    /** Bash metacharacters (§2 "Definitions"): blank, newline, {@code | & ; ( ) < >}; EOF also ends a word. */
+    static boolean isMeta(int c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '|' || c == '&' || c == ';' || c == '(' || c == ')'
+                || c == '<' || c == '>' || c == EOF;
+    }
+
+    static boolean isNameStart(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    }
+
+    static boolean isNameChar(int c) {
+        return isNameStart(c) || (c >= '0' && c <= '9');
+    }
+
+    static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** Skips blanks, line continuations and a comment (to, not including, the newline). */
+    void skipBlanks() {
+        for (;;) {
+            int c = cur();
+            if (c == ' ' || c == '\t') {
+                pos++;
+            } else if (c == '#') {
+                while (pos < n && s[pos] != '\n') pos++;
+                return;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** Skips blanks, comments and newlines, reading pending here-document bodies at each newline. */
+    void skipNewlines() throws ParseException {
+        for (;;) {
+            skipBlanks();
+            if (cur() == '\n') consumeNewline(); else return;
+        }
+    }
+
+    /** Consumes the newline at {@link #pos}, then reads the bodies of pending here-documents. */
+    void consumeNewline() throws ParseException {
+        pos++;
+        if (!pending.isEmpty()) readHereDocs();
+    }
+
+    // ---------------------------------------------------------------- reserved words
+
+    private int kwEnd;
+
+    private static final Set<String> RESERVED = Set.of("!", "[[", "]]", "{", "}", "case", "coproc", "do", "done",
+            "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while");
+
+    /**
+     * The reserved word at the current position if the next token is one (unquoted, followed by a metacharacter
+     * or end of input), else null (§3.2.1 "Reserved Words"). Does not move past it; see {@link #consumeWord()}.
+     */
+    String peekReserved() {
+        int p = norm(pos);
+        int start = p;
+        char[] buf = new char[8];
+        int len = 0;
+        while (p < n) {
+            char c = s[p];
+            if (isMeta(c)) break;
+            if (!((c >= 'a' && c <= 'z') || c == '{' || c == '}' || c == '!' || c == '[' || c == ']')) return null;
+            if (len == 8) return null;
+            buf[len++] = c;
+            p = norm(p + 1);
+        }
+        if (len == 0) return null;
+        String w = new String(buf, 0, len);
+        if (!RESERVED.contains(w)) return null;
+        kwEnd = p;
+        pos = start;
+        return w;
+    }
+
+    /** True when the next token is exactly the plain word {@code w} followed by a metacharacter. */
+    boolean peekPlain(String w) {
+        int p = norm(pos);
+        for (int i = 0; i < w.length(); i++) {
+            if (p >= n || s[p] != w.charAt(i)) return false;
+            p = norm(p + 1);
+        }
+        if (p < n && !isMeta(s[p])) return false;
+        kwEnd = p;
+        return true;
+    }
+
+    /** Moves past the word last recognized by {@link #peekReserved()} or {@link #peekPlain(String)}. */
+    void consumeWord() {
+        pos = kwEnd;
+    }
+
+    // ---------------------------------------------------------------- spans and errors
+
+    int rootOffset(int local) {
+        if (map == null) return local;
+        return map[Math.max(0, Math.min(local, map.length - 1))];
+    }
+
+    /** A span for local offsets {@code start..end}. */
+    Span span(int start, int end) {
+        if (end < start) end = start;
+        return root.span(rootOffset(start), rootOffset(end));
+    }
+
+    /** A span from {@code start} to at least {@code end}, widened to cover every node in {@code kids}. */
+    Span span(int start, int end, List<? extends Node> kids) {
+        Span sp = span(start, end);
+        int e = sp.end();
+        int st = sp.start();
+        for (Node k : kids) {
+            if (k == null) continue;
+            e = Math.max(e, k.span().end());
+            st = Math.min(st, k.span().start());
+        }
+        if (e == sp.end() && st == sp.start()) return sp;
+        return st == sp.start() ? new Span(sp.start(), e, sp.line(), sp.column()) : root.span(st, e);
+    }
+
+    /** Like {@link #span(int, int, List)} with individual children. */
+    Span spanOf(int start, int end, Node... kids) {
+        return span(start, end, java.util.Arrays.asList(kids));
+    }
+
+    ParseException err(String msg) {
+        return errAt(pos, msg);
+    }
+
+    ParseException errAt(int local, String msg) {
+        int off = rootOffset(Math.max(0, Math.min(local, s.length)));
+        off = Math.min(off, root.text.length());
+        int li = root.lineIndex(off);
+        return new ParseException(msg, li + 1, off - root.lineStarts[li] + 1);
+    }
+
+    /** Describes the token at the current position for an error message, bash style. */
+    String tokenDesc() {
+        int c = cur();
+        if (c == EOF) return "end of file";
+        if (c == '\n') return "`newline'";
+        int p = pos;
+        int e = p;
+        if (isMeta(c)) {
+            e++;
+            while (e < n && e - p < 3 && "|&;<>".indexOf(s[e]) >= 0 && "|&;<>".indexOf(c) >= 0) e++;
+        } else {
+            while (e < n && !isMeta(s[e]) && e - p < 40) e++;
+        }
+        return "`" + new String(s, p, Math.max(1, e - p)) + "'";
+    }
+
+    ParseException unexpected() {
+        return err("syntax error near unexpected token " + tokenDesc());
+    }
+
+    // ---------------------------------------------------------------- here-documents
+
+    /** Reads the bodies of all pending here-documents starting at {@link #pos} (just after a newline). */
+    void readHereDocs() throws ParseException {
+        List<Pending> todo = pending;
+        pending = new ArrayList<>(2);
+        for (Pending p : todo) {
+            HereDocResult r = known != null ? known.get(p.opOffset()) : null;
+            if (r == null) r = readHereDoc(p);
+            found.put(p.opOffset(), r);
+            pos = r.resume();
+        }
+    }
+
+    private HereDocResult readHereDoc(Pending p) throws ParseException {
+        int bodyStart = Math.min(pos, n);
+        int q = bodyStart;
+        int bodyEnd = n;
+        int resume = n;
+        String d = p.delimiter();
+        while (q < n) {
+            int lineEnd = q;
+            while (lineEnd < n && s[lineEnd] != '\n') lineEnd++;
+            int c = q;
+            if (p.stripTabs()) while (c < lineEnd && s[c] == '\t') c++;
+            if (lineEnd - c == d.length() && regionEquals(c, d)) {
+                bodyEnd = q;
+                resume = lineEnd < n ? lineEnd + 1 : lineEnd;
+                break;
+            }
+            q = lineEnd < n ? lineEnd + 1 : lineEnd;
+        }
+        Word body = words.hereDocBody(bodyStart, bodyEnd, p.quoted(), p.stripTabs());
+        HereDoc node = new HereDoc(span(bodyStart, bodyEnd, List.of(body)), d, p.quoted(), p.stripTabs(), body);
+        return new HereDocResult(node, resume);
+    }
+
+    private boolean regionEquals(int at, String d) {
+        for (int i = 0; i < d.length(); i++) if (s[at + i] != d.charAt(i)) return false;
+        return true;
+    }
+
+    /** Reads bodies still pending at the end of input: each runs to end of input (bash warns and accepts). */
+    void finishHereDocs() throws ParseException {
+        if (!pending.isEmpty()) {
+            pos = n;
+            readHereDocs();
+        }
+    }
+
+    String text(int start, int end) {
+        return new String(s, start, end - start);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.compoundbash.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class BashPatternTest {
+
+    // ---------------------------------------------------------------- innerPattern
+
+    static Stream<Arguments> innerPatterns() {
+        return Stream.of(
+                Arguments.of("Bash", "*"),
+                Arguments.of("Bash(*)", "*"),
+                Arguments.of("Bash(npm run build)", "npm run build"),
+                Arguments.of("  Bash(ls *)\n", "ls *"),
+                Arguments.of(" Bash ", "*"),
+                Arguments.of("Bash()", ""),
+                Arguments.of("Bash(git:*)", "git:*"),
+                Arguments.of("Bash(echo (a))", "echo (a)"),
+                Arguments.of("Bash( ls )", " ls "),
+                Arguments.of("Read(./x)", null),
+                Arguments.of("WebFetch", null),
+                Arguments.of("WebFetch(domain:example.com)", null),
+                Arguments.of("mcp__x", null),
+                Arguments.of("mcp__server__tool", null),
+                Arguments.of("bash(ls)", null),
+                Arguments.of("BashOutput", null),
+                Arguments.of("Bash(ls", null),
+                Arguments.of("Bash ls)", null),
+                Arguments.of("", null),
+                Arguments.of(null, null));
+    }
+
+    @ParameterizedTest(name = "[{index}] innerPattern({0}) = {1}")
+    @MethodSource("innerPatterns")
+    void innerPattern(String rule, String expected) {
+        assertThat(BashPattern.innerPattern(rule)).isEqualTo(expected);
+    }
+
+    // ---------------------------------------------------------------- matches
+
+    static Stream<Arguments> matchTable() {
+        return Stream.of(
+                // exact
+                Arguments.of("Bash(npm run build)", "npm run build", true),
+                Arguments.of("Bash(npm run build)", "npm run build --watch", false),
+                Arguments.of("Bash(npm run build)", "npm run buil", false),
+                Arguments.of("Bash(jq)", "jq", true),
+                Arguments.of("Bash(jq)", "jq .", false),
+                // whole tool
+                Arguments.of("Bash", "rm -rf /", true),
+                Arguments.of("Bash", "", true),
+                Arguments.of("Bash(*)", "anything at all / with slashes", true),
+                Arguments.of("Bash(*)", "", true),
+                // empty pattern
+                Arguments.of("Bash()", "", true),
+                Arguments.of("Bash()", "ls", false),
+                // word boundary before trailing *
+                Arguments.of("Bash(ls *)", "ls", true),
+                Arguments.of("Bash(ls *)", "ls -la", true),
+                Arguments.of("Bash(ls *)", "ls -la /tmp/a b", true),
+                Arguments.of("Bash(ls *)", "lsof", false),
+                Arguments.of("Bash(ls *)", "ls ", true),
+                Arguments.of("Bash(ls *)", "l", false),
+                Arguments.of("Bash(ls *)", "xls -la", false),
+                // no boundary
+                Arguments.of("Bash(ls*)", "ls", true),
+                Arguments.of("Bash(ls*)", "ls -la", true),
+                Arguments.of("Bash(ls*)", "lsof", true),
+                Arguments.of("Bash(ls*)", "l", false),
+                // leading / middle wildcards
+                Arguments.of("Bash(* --version)", "npm --version", true),
+                Arguments.of("Bash(* --version)", "--version", false),
+                Arguments.of("Bash(* --version)", "npm --version --verbose", false),
+                Arguments.of("Bash(* --version)", "a b c --version", true),
+                Arguments.of("Bash(git * main)", "git push origin main", true),
+                Arguments.of("Bash(git * main)", "git merge main", true),
+                Arguments.of("Bash(git * main)", "git main", false),
+                Arguments.of("Bash(git * main)", "git push origin main2", false),
+                Arguments.of("Bash(git * main)", "git push origin/main", false),
+                Arguments.of("Bash(git * main)", "git -c core.pager=x diff main", true),
+                Arguments.of("Bash(rm /tmp/x*)", "rm /tmp/x", true),
+                Arguments.of("Bash(rm /tmp/x*)", "rm /tmp/xyz/a /etc/passwd", true),
+                Arguments.of("Bash(rm /tmp/x*)", "rm /tmp/y", false),
+                Arguments.of("Bash(a*b*c)", "abc", true),
+                Arguments.of("Bash(a*b*c)", "aXbYc", true),
+                Arguments.of("Bash(a*b*c)", "aXbYcZ", false),
+                Arguments.of("Bash(a*b*c)", "acb", false),
+                Arguments.of("Bash(**)", "x", true),
+                Arguments.of("Bash(git * main *)", "git push origin main", true),
+                Arguments.of("Bash(git * main *)", "git push origin main --force", true),
+                Arguments.of("Bash(git * main *)", "git push origin mainline", false),
+                // legacy :*
+                Arguments.of("Bash(git:*)", "git log --oneline", true),
+                Arguments.of("Bash(git:*)", "git", true),
+                Arguments.of("Bash(git:*)", "gitk", false),
+                Arguments.of("Bash(git:*)", "git:log", false),
+                Arguments.of("Bash(npm run test:*)", "npm run test", true),
+                Arguments.of("Bash(npm run test:*)", "npm run test --coverage", true),
+                Arguments.of("Bash(npm run test:*)", "npm run testing", false),
+                // :* in the middle is a literal colon followed by a wildcard
+                Arguments.of("Bash(a:*b)", "a:b", true),
+                Arguments.of("Bash(a:*b)", "a:xyzb", true),
+                Arguments.of("Bash(a:*b)", "a b", false),
+                Arguments.of("Bash(a:*b)", "a xb", false),
+                Arguments.of("Bash(a:*b)", "ab", false),
+                // colon without star is literal
+                Arguments.of("Bash(echo a:b)", "echo a:b", true),
+                Arguments.of("Bash(echo a:)", "echo a", false),
+                // case sensitive, unicode
+                Arguments.of("Bash(LS *)", "ls -la", false),
+                Arguments.of("Bash(echo é*)", "echo éà", true));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0} vs \"{1}\" -> {2}")
+    @MethodSource("matchTable")
+    void matches(String rule, String commandLine, boolean expected) {
+        String pattern = BashPattern.innerPattern(rule);
+        assertThat(pattern).as("inner pattern of %s", rule).isNotNull();
+        assertThat(BashPattern.matches(pattern, commandLine)).isEqualTo(expected);
+    }
+
+    @Test
+    void nullArgumentsNeverMatch() {
+        assertThat(BashPattern.matches(null, "ls")).isFalse();
+        assertThat(BashPattern.matches("*", null)).isFalse();
+    }
+
+    // ---------------------------------------------------------------- toleratesTrailingArguments
+
+    static Stream<Arguments> trailing() {
+        return Stream.of(
+                Arguments.of("rm *", true),
+                Arguments.of("rm /tmp/x*", true),
+                Arguments.of("*", true),
+                Arguments.of("git:*", true),
+                Arguments.of("ls*", true),
+                Arguments.of("rm -rf build", false),
+                Arguments.of("* --version", false),
+                Arguments.of("a:*b", false),
+                Arguments.of("git:", false),
+                Arguments.of("", false),
+                Arguments.of(null, false));
+    }
+
+    @ParameterizedTest(name = "[{index}] toleratesTrailingArguments({0}) = {1}")
+    @MethodSource("trailing")
+    void toleratesTrailingArguments(String pattern, boolean expected) {
+        assertThat(BashPattern.toleratesTrailingArguments(pattern)).isEqualTo(expected);
+    }
+
+    @Test
+    void toleratingPatternsReallyAcceptAppendedArguments() {
+        for (String p : new String[] {"rm *", "rm /tmp/x*", "*", "git:*"}) {
+            String base = p.replace(":*", "").replace("*", "").strip();
+            assertThat(BashPattern.matches(p, base + " extra -f /etc/x")).as(p).isTrue();
+        }
+    }
+
+    // ---------------------------------------------------------------- pathological
+
+    @Test
+    @Timeout(5)
+    void pathologicalPatternsAreFast() {
+        String pattern = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b";
+        String text = "a".repeat(20_000);
+        long start = System.nanoTime();
+        assertThat(BashPattern.matches(pattern, text)).isFalse();
+        assertThat(BashPattern.matches(pattern, text + "b")).isTrue();
+        assertThat(BashPattern.matches("* * * * * * * * * * * * x *", "a ".repeat(10_000))).isFalse();
+        assertThat(BashPattern.matches("*" + "a*".repeat(200) + "b", "a".repeat(5_000))).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    }
+}
