@@ -134,7 +134,13 @@ public final class FactExtractor {
             arithmetic(a.expression());
             redirections(a.redirections(), -1);
         } else if (c instanceof Command.FunctionDef f) {
-            nestedCommand(Context.FUNCTION_BODY, f.body());
+            if (f.body() instanceof Command.Group g) {
+                // The braces are the function body's own syntax, not a separate group.
+                nested(Context.FUNCTION_BODY, g.body());
+                redirections(g.redirections(), -1);
+            } else {
+                nestedCommand(Context.FUNCTION_BODY, f.body());
+            }
         } else if (c instanceof Command.Coproc k) {
             nestedCommand(Context.COPROCESS, k.body());
         }

@@ -9,7 +9,7 @@ public final class AnsiC {
 
     /**
      * Decodes the backslash escapes of {@code raw}, the text between {@code $'} and {@code '}: {@code \a \b \e \E
-     * \f \n \r \t \v \\ \' \" \?}, octal {@code \nnn}, {@code \xHH}, {@code \uHHHH}, {@code \UHHHHHHHH} and
+     * \f \n \r \t \v \\ \' \" \?}, octal {@code \nnn}, {@code \xHH}, {@code &#92;uHHHH}, {@code &#92;UHHHHHHHH} and
      * {@code \cX}. Unknown escapes are kept as written. As in bash, the value ends at the first NUL character an
      * escape produces (bash strings are C strings). Never throws.
      *

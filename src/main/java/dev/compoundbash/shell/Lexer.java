@@ -68,8 +68,13 @@ final class Lexer {
     /** Exclusive end of the region being scanned (narrowed while parsing a here-document body). */
     int n;
     int pos;
-    /** Local offset to root offset, length {@code s.length + 1}; null when {@code s} is the root text. */
+    /**
+     * Local offset to root offset for span starts, length {@code s.length + 1}; null when {@code s} is the root
+     * text. A character that was backslash-escaped in the root maps to its backslash.
+     */
     final int[] map;
+    /** Local offset to root offset for span ends: an escaped character maps to itself, after its backslash. */
+    final int[] endMap;
     int depth;
     /** The word parser working on this lexer (reads here-document bodies). */
     WordParser words;
@@ -81,11 +86,12 @@ final class Lexer {
     /** Offsets of {@code $((} / {@code ((} that did not close as arithmetic (so we do not try again). */
     final Set<Integer> arithFailed = new HashSet<>();
 
-    Lexer(Root root, char[] s, int[] map, int depth, Map<Integer, HereDocResult> known) {
+    Lexer(Root root, char[] s, int[] map, int[] endMap, int depth, Map<Integer, HereDocResult> known) {
         this.root = root;
         this.s = s;
         this.n = s.length;
         this.map = map;
+        this.endMap = endMap;
         this.depth = depth;
         this.known = known;
     }
@@ -246,10 +252,16 @@ final class Lexer {
         return map[Math.max(0, Math.min(local, map.length - 1))];
     }
 
+    int rootEnd(int local) {
+        if (endMap == null) return local;
+        return endMap[Math.max(0, Math.min(local, endMap.length - 1))];
+    }
+
     /** A span for local offsets {@code start..end}. */
     Span span(int start, int end) {
         if (end < start) end = start;
-        return root.span(rootOffset(start), rootOffset(end));
+        int rs = rootOffset(start);
+        return root.span(rs, Math.max(rs, rootEnd(end)));
     }
 
     /** A span from {@code start} to at least {@code end}, widened to cover every node in {@code kids}. */

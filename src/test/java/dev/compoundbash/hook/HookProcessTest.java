@@ -59,7 +59,7 @@ class HookProcessTest {
     }
 
     static String decision(Result r) throws Exception {
-        assertThat(r.exit()).isZero();
+        assertThat(r.exit()).as(r.stderr()).isZero();
         if (r.stdout().isEmpty()) return "defer";
         assertThat(r.stdout()).endsWith("\n");
         assertThat(r.stdout().strip()).doesNotContain("\n");

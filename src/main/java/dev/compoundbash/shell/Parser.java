@@ -1,0 +1,823 @@
+package dev.compoundbash.shell;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Recursive-descent parser for bash (Bash Reference Manual chapter 3 "Basic Shell Features"): lists, pipelines,
+ * simple and compound commands, function definitions, coprocesses and redirections. Words are parsed by
+ * {@link WordParser}, {@code [[ ]]} expressions by {@link TestExprParser}; character-level scanning and
+ * here-document collection live in {@link Lexer}.
+ *
+ * <p>Shape of the tree: a {@link ListItem} holds the bare command when it is not joined to others; a
+ * {@link Command.Pipeline} appears only with {@code |}, {@code |&}, {@code !} or {@code time}, and a
+ * {@link Command.AndOrList} only with {@code &&} or {@code ||}.
+ *
+ * <p>Here-documents: their bodies start after the newline that ends the line holding the operator. Since a
+ * {@link Redirection} is immutable and its body comes later, a script containing here-documents is parsed twice:
+ * the first pass collects the bodies, the second attaches them. A node's span is widened to cover its children,
+ * so spans of commands with here-documents reach to the end of the body.
+ */
+public final class Parser {
+    /** Deepest nesting accepted (commands, words, expansions, test expressions); deeper input is rejected. */
+    public static final int MAX_DEPTH = 500;
+
+    private static final Set<String> CLOSERS = Set.of("then", "elif", "else", "fi", "do", "done", "esac", "}");
+    private static final Set<String> DECLARATION = Set.of("declare", "local", "export", "readonly", "typeset");
+
+    private final Lexer lx;
+    private final WordParser wp;
+    private final TestExprParser tp;
+
+    private Parser(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth,
+                   Map<Integer, Lexer.HereDocResult> known) {
+        this.lx = new Lexer(root, text, map, endMap, depth, known);
+        this.wp = new WordParser(lx, this);
+        this.lx.words = wp;
+        this.tp = new TestExprParser(lx, wp);
+    }
+
+    /**
+     * Parses a bash script.
+     *
+     * @param source the script text (any string)
+     * @return the syntax tree; its spans are offsets into {@code source}
+     * @throws ParseException when {@code source} is not a complete, syntactically valid bash script (as
+     *                        {@code bash -n} would judge it), or nests deeper than {@link #MAX_DEPTH}; no other
+     *                        exception escapes
+     */
+    public static Script parse(String source) throws ParseException {
+        if (source == null) throw new ParseException("no input", 1, 1);
+        try {
+            Lexer.Root root = new Lexer.Root(source);
+            CommandList body = parseNested(root, source.toCharArray(), null, null, 0);
+            return new Script(new Span(0, source.length(), 1, 1), body, source);
+        } catch (StackOverflowError e) {
+            throw new ParseException("input nests too deeply", 1, 1);
+        } catch (RuntimeException e) {
+            throw new ParseException("internal parser error: " + e, 1, 1);
+        }
+    }
+
+    /** Parses a whole text (the script, or the un-escaped body of a backquoted substitution) in one or two passes. */
+    static CommandList parseNested(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth)
+            throws ParseException {
+        Parser p = new Parser(root, text, map, endMap, depth, null);
+        CommandList list = p.program();
+        if (p.lx.found.isEmpty()) return list;
+        Parser p2 = new Parser(root, text, map, endMap, depth, p.lx.found);
+        return p2.program();
+    }
+
+    private CommandList program() throws ParseException {
+        CommandList list = parseList(true);
+        lx.skipNewlines();
+        if (lx.cur() != Lexer.EOF) throw lx.unexpected();
+        lx.finishHereDocs();
+        return list;
+    }
+
+    /** Parses the list inside {@code $( )}, {@code <( )} or {@code >( )}; position just after the {@code (}. */
+    CommandList nestedList(String opener) throws ParseException {
+        int open = lx.pos;
+        lx.enter();
+        CommandList body = parseList(true);
+        lx.skipNewlines();
+        if (lx.cur() != ')') {
+            if (lx.cur() == Lexer.EOF) {
+                throw lx.errAt(open, "unexpected end of file while looking for matching `)' of " + opener);
+            }
+            throw lx.unexpected();
+        }
+        lx.pos++;
+        lx.leave();
+        return body;
+    }
+
+    // ---------------------------------------------------------------- lists
+
+    private boolean atListEnd() {
+        int c = lx.cur();
+        if (c == Lexer.EOF || c == ')') return true;
+        if (c == ';') {
+            int nx = lx.next();
+            return nx == ';' || nx == '&';
+        }
+        String kw = lx.peekReserved();
+        return kw != null && CLOSERS.contains(kw);
+    }
+
+    /**
+     * Parses a list (§3.2.4) up to a closing token it does not own: end of input, {@code )}, a case terminator
+     * or a closing reserved word in command position.
+     */
+    CommandList parseList(boolean allowEmpty) throws ParseException {
+        lx.enter();
+        List<ListItem> items = new ArrayList<>(2);
+        lx.skipNewlines();
+        int listStart = lx.pos;
+        for (;;) {
+            lx.skipNewlines();
+            if (atListEnd()) break;
+            int cs = lx.pos;
+            Command cmd = parseAndOr();
+            lx.skipBlanks();
+            int c = lx.cur();
+            String sep;
+            int sepEnd;
+            if (c == ';' && lx.next() != ';' && lx.next() != '&') {
+                sep = ";";
+                lx.pos++;
+                sepEnd = lx.pos;
+            } else if (c == '&' && lx.next() != '&' && lx.next() != '>') {
+                sep = "&";
+                lx.pos++;
+                sepEnd = lx.pos;
+            } else if (c == '\n') {
+                sep = "\n";
+                sepEnd = lx.pos + 1;
+            } else {
+                sep = "";
+                sepEnd = cs;
+            }
+            items.add(new ListItem(lx.spanOf(cs, sepEnd, cmd), cmd, sep));
+            if (c == '\n') lx.consumeNewline();
+            if (sep.isEmpty()) break;
+        }
+        if (items.isEmpty() && !allowEmpty) throw lx.unexpected();
+        lx.leave();
+        if (items.isEmpty()) return new CommandList(lx.span(listStart, listStart), List.of());
+        return new CommandList(lx.span(listStart, listStart, items), items);
+    }
+
+    private Command parseAndOr() throws ParseException {
+        int start = lx.pos;
+        Command first = parsePipeline();
+        List<Command> cmds = null;
+        List<String> ops = null;
+        for (;;) {
+            lx.skipBlanks();
+            int c = lx.cur();
+            String op;
+            if (c == '&' && lx.next() == '&') op = "&&";
+            else if (c == '|' && lx.next() == '|') op = "||";
+            else break;
+            lx.advance();
+            lx.pos++;
+            lx.skipNewlines();
+            if (cmds == null) {
+                cmds = new ArrayList<>(3);
+                ops = new ArrayList<>(2);
+                cmds.add(first);
+            }
+            ops.add(op);
+            cmds.add(parsePipeline());
+        }
+        if (cmds == null) return first;
+        return new Command.AndOrList(lx.span(start, start, cmds), cmds, ops);
+    }
+
+    private Command parsePipeline() throws ParseException {
+        lx.skipBlanks();
+        int start = lx.pos;
+        boolean negated = false;
+        boolean timed = false;
+        boolean posix = false;
+        boolean prefixed = false;
+        for (;;) {
+            String kw = lx.peekReserved();
+            if ("!".equals(kw)) {
+                lx.consumeWord();
+                negated = !negated;
+                prefixed = true;
+            } else if ("time".equals(kw)) {
+                lx.consumeWord();
+                timed = true;
+                prefixed = true;
+                lx.skipBlanks();
+                if (lx.peekPlain("-p")) {
+                    lx.consumeWord();
+                    posix = true;
+                }
+            } else {
+                break;
+            }
+            lx.skipBlanks();
+        }
+        int prefixEnd = lx.pos;
+        if (prefixed) {
+            int c = lx.cur();
+            if (c == Lexer.EOF || c == '\n' || c == ';' && lx.next() != ';' && lx.next() != '&'
+                    || (c == '&' && lx.next() != '&' && lx.next() != '>')) {
+                // `time` or `!` alone before a list terminator is accepted by bash
+                return new Command.Pipeline(lx.span(start, prefixEnd), List.of(), List.of(), negated, timed, posix);
+            }
+        }
+        Command first = parseCommand();
+        List<Command> cmds = null;
+        List<String> ops = null;
+        for (;;) {
+            lx.skipBlanks();
+            int c = lx.cur();
+            if (c != '|' || lx.next() == '|') break;
+            lx.advance();
+            String op = "|";
+            if (lx.cur() == '&') {
+                lx.pos++;
+                op = "|&";
+            }
+            lx.skipNewlines();
+            if (cmds == null) {
+                cmds = new ArrayList<>(3);
+                ops = new ArrayList<>(2);
+                cmds.add(first);
+            }
+            ops.add(op);
+            cmds.add(parseCommand());
+        }
+        if (cmds == null) {
+            if (!prefixed) return first;
+            cmds = List.of(first);
+            ops = List.of();
+        }
+        return new Command.Pipeline(lx.span(start, start, cmds), cmds, ops, negated, timed, posix);
+    }
+
+    // ---------------------------------------------------------------- commands
+
+    /** Parses one command in command position: compound, function definition, coprocess or simple. */
+    private Command parseCommand() throws ParseException {
+        lx.enter();
+        lx.skipBlanks();
+        int start = lx.pos;
+        String kw = lx.peekReserved();
+        Command c;
+        if (kw != null) {
+            c = switch (kw) {
+                case "if" -> parseIf(start);
+                case "for", "select" -> parseFor(start, kw.equals("select"));
+                case "while", "until" -> parseWhile(start, kw.equals("until"));
+                case "case" -> parseCase(start);
+                case "{" -> parseGroup(start);
+                case "[[" -> parseConditional(start);
+                case "function" -> parseFunctionKeyword(start);
+                case "coproc" -> parseCoproc(start);
+                case "then", "elif", "else", "fi", "do", "done", "esac", "}", "!", "]]", "in" ->
+                        throw lx.err("syntax error near unexpected token `" + kw + "'");
+                default -> parseSimpleOrFunction(start);
+            };
+        } else if (lx.cur() == '(') {
+            c = lx.next() == '(' ? parseArithOrSubshell(start) : parseSubshell(start);
+        } else {
+            c = parseSimpleOrFunction(start);
+        }
+        lx.leave();
+        return c;
+    }
+
+    private boolean atCompoundStart() {
+        if (lx.cur() == '(') return true;
+        String kw = lx.peekReserved();
+        return kw != null && switch (kw) {
+            case "if", "for", "select", "while", "until", "case", "{", "[[" -> true;
+            default -> false;
+        };
+    }
+
+    private void expectReserved(String kw, int openedAt, String opener) throws ParseException {
+        lx.skipNewlines();
+        if (kw.equals(lx.peekReserved())) {
+            lx.consumeWord();
+            return;
+        }
+        if (lx.cur() == Lexer.EOF) {
+            throw lx.errAt(openedAt, "syntax error: unexpected end of file (expected `" + kw + "' for `"
+                    + opener + "')");
+        }
+        throw lx.unexpected();
+    }
+
+    /** Parses redirections written after a compound command (§3.6). */
+    private List<Redirection> trailingRedirections() throws ParseException {
+        List<Redirection> out = null;
+        for (;;) {
+            lx.skipBlanks();
+            if (!isRedirectionStart()) break;
+            if (out == null) out = new ArrayList<>(2);
+            out.add(parseRedirection());
+        }
+        return out == null ? List.of() : out;
+    }
+
+    private Command parseSubshell(int start) throws ParseException {
+        lx.pos++;
+        CommandList body = parseList(false);
+        lx.skipNewlines();
+        if (lx.cur() != ')') {
+            if (lx.cur() == Lexer.EOF) throw lx.errAt(start, "unexpected end of file while looking for matching `)'");
+            throw lx.unexpected();
+        }
+        lx.pos++;
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        return new Command.Subshell(lx.span(start, end, kids(body, r)), body, r);
+    }
+
+    private static List<Node> kids(Node first, List<? extends Node> rest) {
+        List<Node> out = new ArrayList<>(rest.size() + 1);
+        if (first != null) out.add(first);
+        out.addAll(rest);
+        return out;
+    }
+
+    private Command parseArithOrSubshell(int start) throws ParseException {
+        if (!lx.arithFailed.contains(start)) {
+            List<Lexer.Pending> savedPending = new ArrayList<>(lx.pending);
+            int savedDepth = lx.depth;
+            try {
+                lx.advance();
+                lx.advance();
+                Arithmetic a = wp.arith(')', false);
+                if (lx.cur() == ')' && lx.next() == ')') {
+                    lx.advance();
+                    lx.pos++;
+                    int end = lx.pos;
+                    List<Redirection> r = trailingRedirections();
+                    return new Command.ArithmeticCommand(lx.span(start, end, kids(a, r)), a, r);
+                }
+            } catch (ParseException e) {
+                // fall back to a subshell
+            }
+            lx.pending = savedPending;
+            lx.depth = savedDepth;
+            lx.arithFailed.add(start);
+            lx.pos = start;
+        }
+        return parseSubshell(start);
+    }
+
+    private Command parseGroup(int start) throws ParseException {
+        lx.consumeWord();
+        CommandList body = parseList(false);
+        expectReserved("}", start, "{");
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        return new Command.Group(lx.span(start, end, kids(body, r)), body, r);
+    }
+
+    private Command parseIf(int start) throws ParseException {
+        lx.consumeWord();
+        List<IfClause> clauses = new ArrayList<>(2);
+        int clauseStart = start;
+        CommandList elseBody = null;
+        for (;;) {
+            CommandList cond = parseList(false);
+            expectReserved("then", start, "if");
+            CommandList body = parseList(false);
+            clauses.add(new IfClause(lx.span(clauseStart, clauseStart, List.of(cond, body)), cond, body));
+            lx.skipNewlines();
+            String kw = lx.peekReserved();
+            if ("elif".equals(kw)) {
+                clauseStart = lx.pos;
+                lx.consumeWord();
+                continue;
+            }
+            if ("else".equals(kw)) {
+                lx.consumeWord();
+                elseBody = parseList(false);
+            }
+            expectReserved("fi", start, "if");
+            break;
+        }
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>(clauses);
+        if (elseBody != null) k.add(elseBody);
+        k.addAll(r);
+        return new Command.If(lx.span(start, end, k), clauses, elseBody, r);
+    }
+
+    private Command parseWhile(int start, boolean until) throws ParseException {
+        lx.consumeWord();
+        CommandList cond = parseList(false);
+        expectReserved("do", start, until ? "until" : "while");
+        CommandList body = parseList(false);
+        expectReserved("done", start, "do");
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>(List.of(cond, body));
+        k.addAll(r);
+        return new Command.While(lx.span(start, end, k), until, cond, body, r);
+    }
+
+    /** {@code do list done}, or the brace group bash also accepts as a loop body. */
+    private CommandList loopBody(int start, String opener) throws ParseException {
+        lx.skipNewlines();
+        if ("{".equals(lx.peekReserved())) {
+            lx.consumeWord();
+            CommandList body = parseList(false);
+            expectReserved("}", start, "{");
+            return body;
+        }
+        expectReserved("do", start, opener);
+        CommandList body = parseList(false);
+        expectReserved("done", start, "do");
+        return body;
+    }
+
+    private Command parseFor(int start, boolean select) throws ParseException {
+        lx.consumeWord();
+        lx.skipBlanks();
+        if (!select && lx.cur() == '(' && lx.next() == '(') return parseArithFor(start);
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+        Word var = wp.requireWord();
+        List<Word> items = null;
+        lx.skipBlanks();
+        if (lx.cur() == ';') {
+            lx.pos++;
+        } else {
+            lx.skipNewlines();
+            if ("in".equals(lx.peekReserved())) {
+                lx.consumeWord();
+                items = new ArrayList<>();
+                for (;;) {
+                    lx.skipBlanks();
+                    int c = lx.cur();
+                    if (c == ';') {
+                        lx.pos++;
+                        break;
+                    }
+                    if (c == '\n' || c == Lexer.EOF) break;
+                    if (Lexer.isMeta(c)) throw lx.unexpected();
+                    items.add(wp.requireWord());
+                }
+            }
+        }
+        CommandList body = loopBody(start, select ? "select" : "for");
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>();
+        k.add(var);
+        if (items != null) k.addAll(items);
+        k.add(body);
+        k.addAll(r);
+        return new Command.For(lx.span(start, end, k), select, var, items, body, r);
+    }
+
+    private Command parseArithFor(int start) throws ParseException {
+        lx.advance();
+        lx.advance();
+        Arithmetic[] parts = new Arithmetic[3];
+        for (int i = 0; i < 3; i++) {
+            Arithmetic a = wp.arith(')', i < 2);
+            if (!a.raw().isBlank()) parts[i] = a;
+            if (i < 2) {
+                if (lx.cur() != ';') throw lx.errAt(start, "syntax error: `;' expected in arithmetic for");
+                lx.pos++;
+            }
+        }
+        if (lx.cur() != ')' || lx.next() != ')') throw lx.errAt(start, "syntax error: `))' expected");
+        lx.advance();
+        lx.pos++;
+        lx.skipBlanks();
+        if (lx.cur() == ';') lx.pos++;
+        CommandList body = loopBody(start, "for");
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>();
+        for (Arithmetic a : parts) if (a != null) k.add(a);
+        k.add(body);
+        k.addAll(r);
+        return new Command.ArithFor(lx.span(start, end, k), parts[0], parts[1], parts[2], body, r);
+    }
+
+    private Command parseCase(int start) throws ParseException {
+        lx.consumeWord();
+        lx.skipBlanks();
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+        Word subject = wp.requireWord();
+        lx.skipNewlines();
+        if (!"in".equals(lx.peekReserved())) {
+            if (lx.cur() == Lexer.EOF) throw lx.errAt(start, "syntax error: unexpected end of file (expected `in')");
+            throw lx.unexpected();
+        }
+        lx.consumeWord();
+        List<CaseItem> items = new ArrayList<>();
+        for (;;) {
+            lx.skipNewlines();
+            if ("esac".equals(lx.peekReserved())) {
+                lx.consumeWord();
+                break;
+            }
+            if (lx.cur() == Lexer.EOF) throw lx.errAt(start, "syntax error: unexpected end of file (expected `esac')");
+            int itemStart = lx.pos;
+            if (lx.cur() == '(') {
+                lx.pos++;
+                lx.skipBlanks();
+            }
+            List<Word> patterns = new ArrayList<>(2);
+            for (;;) {
+                lx.skipBlanks();
+                if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+                patterns.add(wp.requireWord());
+                lx.skipBlanks();
+                if (lx.cur() == '|') {
+                    lx.pos++;
+                    continue;
+                }
+                break;
+            }
+            if (lx.cur() != ')') throw lx.unexpected();
+            lx.pos++;
+            CommandList body = parseList(true);
+            lx.skipNewlines();
+            String term;
+            if (lx.cur() == ';' && lx.next() == ';') {
+                lx.advance();
+                lx.pos++;
+                term = ";;";
+                if (lx.cur() == '&') {
+                    lx.pos++;
+                    term = ";;&";
+                }
+            } else if (lx.cur() == ';' && lx.next() == '&') {
+                lx.advance();
+                lx.pos++;
+                term = ";&";
+            } else if ("esac".equals(lx.peekReserved())) {
+                term = "";
+            } else if (lx.cur() == Lexer.EOF) {
+                throw lx.errAt(start, "syntax error: unexpected end of file (expected `esac')");
+            } else {
+                throw lx.unexpected();
+            }
+            List<Node> k = new ArrayList<>(patterns);
+            k.add(body);
+            items.add(new CaseItem(lx.span(itemStart, lx.pos, k), patterns, body, term));
+        }
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>();
+        k.add(subject);
+        k.addAll(items);
+        k.addAll(r);
+        return new Command.Case(lx.span(start, end, k), subject, items, r);
+    }
+
+    private Command parseConditional(int start) throws ParseException {
+        lx.consumeWord();
+        TestExpr e = tp.parse(start);
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        return new Command.Conditional(lx.span(start, end, kids(e, r)), e, r);
+    }
+
+    private Command parseFunctionKeyword(int start) throws ParseException {
+        lx.consumeWord();
+        lx.skipBlanks();
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+        Word nameWord = wp.requireWord();
+        String name = literalText(nameWord);
+        lx.skipBlanks();
+        if (lx.cur() == '(') {
+            lx.pos++;
+            lx.skipBlanks();
+            if (lx.cur() != ')') throw lx.unexpected();
+            lx.pos++;
+        }
+        lx.skipNewlines();
+        if (!atCompoundStart()) throw lx.unexpected();
+        Command body = parseCommand();
+        return new Command.FunctionDef(lx.spanOf(start, lx.pos, body), name, nameWord.span(), true, body);
+    }
+
+    private static String literalText(Word w) {
+        StringBuilder sb = new StringBuilder();
+        for (WordPart p : w.parts()) {
+            if (p instanceof WordPart.Literal l) sb.append(l.value());
+            else if (p instanceof WordPart.SingleQuoted q) sb.append(q.value());
+            else sb.append('?');
+        }
+        return sb.toString();
+    }
+
+    private Command parseCoproc(int start) throws ParseException {
+        lx.consumeWord();
+        lx.skipBlanks();
+        String name = null;
+        if (!atCompoundStart() && Lexer.isNameStart(lx.cur())) {
+            int save = lx.pos;
+            StringBuilder sb = new StringBuilder();
+            while (Lexer.isNameChar(lx.cur())) {
+                sb.append((char) lx.cur());
+                lx.pos++;
+            }
+            if (Lexer.isBlank(lx.cur())) {
+                lx.skipBlanks();
+                if (atCompoundStart()) name = sb.toString(); else lx.pos = save;
+            } else {
+                lx.pos = save;
+            }
+        }
+        if (lx.cur() == Lexer.EOF) throw lx.unexpected();
+        Command body = parseCommand();
+        return new Command.Coproc(lx.spanOf(start, lx.pos, body), name, body);
+    }
+
+    // ---------------------------------------------------------------- simple commands
+
+    /** True when the text at the current position is {@code NAME ( )} starting a function definition. */
+    private boolean functionDefAhead() {
+        char[] s = lx.s;
+        int p = lx.norm(lx.pos);
+        int q = p;
+        while (q < lx.n) {
+            char c = s[q];
+            if (Lexer.isMeta(c) || c == '\'' || c == '"' || c == '$' || c == '`' || c == '\\' || c == '=') break;
+            q++;
+        }
+        if (q == p || q >= lx.n) return false;
+        if (s[q] == '(' && "@!+*?".indexOf(s[q - 1]) >= 0) return false;
+        int r = q;
+        while (r < lx.n && Lexer.isBlank(s[r])) r = lx.norm(r + 1);
+        if (r >= lx.n || s[r] != '(') return false;
+        r = lx.norm(r + 1);
+        while (r < lx.n && Lexer.isBlank(s[r])) r = lx.norm(r + 1);
+        return r < lx.n && s[r] == ')';
+    }
+
+    private Command parseSimpleOrFunction(int start) throws ParseException {
+        if (functionDefAhead()) {
+            int p = lx.pos;
+            while (!Lexer.isMeta(lx.s[lx.pos])) lx.pos++;
+            String name = lx.text(p, lx.pos);
+            Span nameSpan = lx.span(p, lx.pos);
+            lx.skipBlanks();
+            lx.pos++; // (
+            lx.skipBlanks();
+            lx.pos++; // )
+            lx.skipNewlines();
+            if (!atCompoundStart()) throw lx.unexpected();
+            Command body = parseCommand();
+            return new Command.FunctionDef(lx.spanOf(start, lx.pos, body), name, nameSpan, false, body);
+        }
+        return parseSimple(start);
+    }
+
+    private boolean isRedirectionStart() {
+        int c = lx.cur();
+        if (c == '<' || c == '>') return lx.next() != '(';
+        if (c == '&') return lx.next() == '>';
+        char[] s = lx.s;
+        if (Lexer.isDigit(c)) {
+            int p = lx.pos;
+            while (p < lx.n && Lexer.isDigit(s[p])) p++;
+            return p < lx.n && (s[p] == '<' || s[p] == '>') && !(p + 1 < lx.n && s[p + 1] == '(');
+        }
+        if (c == '{') {
+            int p = lx.pos + 1;
+            if (p >= lx.n || !Lexer.isNameStart(s[p])) return false;
+            while (p < lx.n && Lexer.isNameChar(s[p])) p++;
+            return p + 1 < lx.n && s[p] == '}' && (s[p + 1] == '<' || s[p + 1] == '>')
+                    && !(p + 2 < lx.n && s[p + 2] == '(');
+        }
+        return false;
+    }
+
+    /** Parses a redirection (§3.6) at the current position; registers here-documents. */
+    private Redirection parseRedirection() throws ParseException {
+        lx.cur();
+        int start = lx.pos;
+        char[] s = lx.s;
+        String fd = null;
+        if (Lexer.isDigit(s[lx.pos])) {
+            while (Lexer.isDigit(s[lx.pos])) lx.pos++;
+            fd = lx.text(start, lx.pos);
+        } else if (s[lx.pos] == '{') {
+            while (s[lx.pos] != '}') lx.pos++;
+            lx.pos++;
+            fd = lx.text(start, lx.pos);
+        }
+        int opStart = lx.pos;
+        int c = lx.cur();
+        int nx = lx.next();
+        String op;
+        if (c == '<') {
+            if (nx == '<') {
+                int n2 = lx.next2();
+                op = n2 == '<' ? "<<<" : n2 == '-' ? "<<-" : "<<";
+            } else if (nx == '>') op = "<>";
+            else if (nx == '&') op = "<&";
+            else op = "<";
+        } else if (c == '>') {
+            if (nx == '>') op = ">>";
+            else if (nx == '|') op = ">|";
+            else if (nx == '&') op = ">&";
+            else op = ">";
+        } else {
+            op = lx.next2() == '>' ? "&>>" : "&>";
+        }
+        lx.advance(op.length());
+        lx.skipBlanks();
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur()) && !((lx.cur() == '<' || lx.cur() == '>')
+                && lx.next() == '(')) {
+            throw lx.unexpected();
+        }
+        int targetStart = lx.pos;
+        Word target = wp.word(WordParser.NORMAL, false);
+        if (target.parts().isEmpty()) throw lx.unexpected();
+        HereDoc hd = null;
+        if (op.equals("<<") || op.equals("<<-")) {
+            String raw = lx.text(targetStart, lx.pos);
+            boolean quoted = raw.indexOf('\'') >= 0 || raw.indexOf('"') >= 0 || raw.indexOf('\\') >= 0;
+            String delim = delimiter(raw);
+            lx.pending.add(new Lexer.Pending(opStart, delim, quoted, op.equals("<<-")));
+            if (lx.known != null) {
+                Lexer.HereDocResult r = lx.known.get(opStart);
+                if (r != null) hd = r.node();
+            }
+        }
+        return new Redirection(lx.spanOf(start, lx.pos, target, hd), fd, op, target, hd);
+    }
+
+    /** Quote removal on a here-document delimiter as written (§3.6.6): no expansion is performed. */
+    static String delimiter(String raw) {
+        StringBuilder sb = new StringBuilder(raw.length());
+        int n = raw.length();
+        for (int i = 0; i < n; i++) {
+            char c = raw.charAt(i);
+            if (c == '\\' && i + 1 < n) {
+                if (raw.charAt(i + 1) != '\n') sb.append(raw.charAt(i + 1));
+                i++;
+            } else if (c == '\'') {
+                int j = raw.indexOf('\'', i + 1);
+                if (j < 0) j = n;
+                sb.append(raw, i + 1, j);
+                i = j;
+            } else if (c == '"') {
+                int j = i + 1;
+                while (j < n && raw.charAt(j) != '"') {
+                    if (raw.charAt(j) == '\\' && j + 1 < n && "$`\"\\".indexOf(raw.charAt(j + 1)) >= 0) j++;
+                    sb.append(raw.charAt(j));
+                    j++;
+                }
+                i = j;
+            } else if (c == '$' && i + 1 < n && (raw.charAt(i + 1) == '\'' || raw.charAt(i + 1) == '"')) {
+                continue;
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private Command parseSimple(int start) throws ParseException {
+        List<Assignment> assigns = null;
+        List<Word> words = null;
+        List<Redirection> redirs = null;
+        boolean declaration = false;
+        for (;;) {
+            lx.skipBlanks();
+            int c = lx.cur();
+            if (c == Lexer.EOF) break;
+            if (isRedirectionStart()) {
+                if (redirs == null) redirs = new ArrayList<>(2);
+                redirs.add(parseRedirection());
+                continue;
+            }
+            if (c == '(' && (words != null || assigns != null || redirs != null)) throw lx.unexpected();
+            if (Lexer.isMeta(c) && !((c == '<' || c == '>') && lx.next() == '(')) break;
+            if (words == null) {
+                Node n = wp.wordOrAssignment(false);
+                if (n instanceof Assignment a) {
+                    if (assigns == null) assigns = new ArrayList<>(2);
+                    assigns.add(a);
+                } else {
+                    Word w = (Word) n;
+                    if (w.parts().isEmpty()) throw lx.unexpected();
+                    words = new ArrayList<>(4);
+                    words.add(w);
+                    declaration = w.parts().size() == 1 && w.parts().get(0) instanceof WordPart.Literal l
+                            && DECLARATION.contains(l.value());
+                }
+            } else if (declaration) {
+                Word w = (Word) wp.wordOrAssignment(true);
+                if (w.parts().isEmpty()) throw lx.unexpected();
+                words.add(w);
+            } else {
+                words.add(wp.requireWord());
+            }
+        }
+        if (assigns == null && words == null && redirs == null) throw lx.unexpected();
+        List<Assignment> a = assigns == null ? List.of() : assigns;
+        List<Word> w = words == null ? List.of() : words;
+        List<Redirection> r = redirs == null ? List.of() : redirs;
+        List<Node> k = new ArrayList<>(a.size() + w.size() + r.size());
+        k.addAll(a);
+        k.addAll(w);
+        k.addAll(r);
+        return new Command.Simple(lx.span(start, start, k), a, w, r);
+    }
+}

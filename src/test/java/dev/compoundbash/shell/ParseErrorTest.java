@@ -1,0 +1,138 @@
+package dev.compoundbash.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Syntax errors, decided as bash decides, and robustness against hostile input. */
+class ParseErrorTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "\"unterminated", "'unterminated", "echo $'x", "echo `x", "echo $(x", "echo ${x", "echo $((1",
+            "if a; then b", "if a; then b; else c", "if; then a; fi", "if a then b fi", "fi", "then", "do", "done",
+            "esac", "}", "in", ")", "(", "( )", "{ }", "{ a }", "{a;}", ";;", "a ;;", "a;;b", ";", "&", "a |", "| a",
+            "a | | b", "a &&", "a && || b", "a ||", "a & & b", "&& a", "echo | ! cat", "f() echo", "function f echo",
+            "while a; do b", "while a; b; done", "until a", "for x in a b", "for x in a b do :; done", "for ((;;))",
+            "for ((i=0)); do :; done", "case x in a) b", "case x a) ;; esac", "case x in a) ;; b",
+            "case x in a b) ;; esac", "[[ a", "[[ ]]", "[[ -f ]]", "[[ a == ]]", "[[ a b ]]", "[[ a && ]]",
+            "[[ ( a ]]", "[[ a =~ b;c ]]", "]]", "a=(1 2", "echo a=(1)", "x=1 (a)", "echo (", "echo )",
+            "cat <", "cat >", "cat < ;", "2>", "echo ${x!y}", "echo ${}", "coproc", "(a) b", "{ a; } b",
+            "if a; then b; fi c", "a; else", "case x in (a) ;; esac)", "echo $(a; fi)", "echo $(case x in a) b)",
+            "a && \n", "!!\n|"})
+    void rejects(String src) {
+        assertThatThrownBy(() -> Parser.parse(src)).isInstanceOf(ParseException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "", " ", "\n\n", "# comment", "a # comment", "!", "! ! a", "time", "time ! a", "a | time b", "$( )",
+            "cat <<EOF", "(( ))", "$(( ))", "echo $((1 +))", "echo $((ls); (pwd))", "[[ ! ]]", "a;", "a&", "a\n",
+            "a &&\nb", "case x in esac", "case x in a) esac", "for x\ndo :; done", "echo }", "echo {", "echo ]]",
+            "echo if then fi", "a=1 if", "{ a; }; { b; }", "f(){ :;}", "echo a\\", "echo \\\n"})
+    void accepts(String src) {
+        assertThatCode(() -> Parser.parse(src)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void errorCarriesPosition() {
+        assertThatThrownBy(() -> Parser.parse("echo ok\nif a; then b; fu"))
+                .isInstanceOfSatisfying(ParseException.class, e -> {
+                    assertThat(e.line()).isGreaterThanOrEqualTo(1);
+                    assertThat(e.column()).isGreaterThanOrEqualTo(1);
+                });
+        assertThatThrownBy(() -> Parser.parse("echo ok\necho )"))
+                .isInstanceOfSatisfying(ParseException.class, e -> {
+                    assertThat(e.line()).isEqualTo(2);
+                    assertThat(e.column()).isEqualTo(6);
+                });
+    }
+
+    private static void onlyParseExceptionOrSuccess(String src) {
+        try {
+            Parser.parse(src);
+        } catch (ParseException e) {
+            assertThat(e.getMessage()).as(src).doesNotContain("internal parser error");
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void deepNestingIsAParseExceptionNotStackOverflow() {
+        int n = 10_000;
+        String[] inputs = {
+                "( ".repeat(n) + "a" + " )".repeat(n),
+                "echo " + "$(".repeat(n) + "a" + ")".repeat(n),
+                "{ ".repeat(n) + "a; " + "}; ".repeat(n),
+                "echo " + "${x:-".repeat(n) + "a" + "}".repeat(n),
+                "echo " + "\"$(".repeat(n),
+                "echo " + "$((".repeat(n),
+                "[[ " + "( ".repeat(n) + "a" + " )".repeat(n) + " ]]",
+                "[[ " + "! ".repeat(n) + "a ]]",
+                "if a; then ".repeat(n) + "b" + "; fi".repeat(n),
+                "echo " + "@(".repeat(n),
+                "a=(" + "$(".repeat(n),
+                "echo " + "<(".repeat(n),
+                "((".repeat(n),
+                "while a; do ".repeat(n),
+                "f() { ".repeat(n),
+                "case x in a) ".repeat(n),
+                "echo " + "`echo \\".repeat(30),
+        };
+        for (String src : inputs) {
+            assertThatThrownBy(() -> Parser.parse(src)).as(src.substring(0, 12)).isInstanceOf(ParseException.class);
+        }
+        // 10,000 nested ( without spaces is a valid arithmetic command, as in bash
+        assertThatCode(() -> Parser.parse("(".repeat(n) + "a" + ")".repeat(n))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void depthLimitExactlyAtMaxDepth() {
+        String ok = "echo " + "$(".repeat(20) + "a" + ")".repeat(20);
+        assertThatCode(() -> Parser.parse(ok)).doesNotThrowAnyException();
+        String deep = "echo " + "$(".repeat(Parser.MAX_DEPTH) + "a" + ")".repeat(Parser.MAX_DEPTH);
+        assertThatThrownBy(() -> Parser.parse(deep)).isInstanceOf(ParseException.class)
+                .hasMessageContaining("nesting");
+    }
+
+    @Test
+    void hostileCharacters() {
+        assertThatCode(() -> Parser.parse("echo \0 a\0b '\0' \"\0\"")).doesNotThrowAnyException();
+        assertThatCode(() -> Parser.parse("echo \ud800 '\udc00' \"\ud800\" $'\\ud800'")).doesNotThrowAnyException();
+        onlyParseExceptionOrSuccess("\ud800(\udc00");
+        onlyParseExceptionOrSuccess("$'\\U7fffffff' $'\\UFFFFFFFF'");
+    }
+
+    @Test
+    @Timeout(20)
+    void largeInputsParseInLinearTime() {
+        String line = "echo hello world | grep x && ls -la \"$HOME\"; ";
+        String big = line.repeat((1 << 20) / line.length());
+        assertThatCode(() -> Parser.parse(big)).doesNotThrowAnyException();
+        assertThatCode(() -> Parser.parse("echo " + "a".repeat(1 << 20))).doesNotThrowAnyException();
+        assertThatCode(() -> Parser.parse("echo \"" + "$x ".repeat(1 << 18) + "\"")).doesNotThrowAnyException();
+        assertThatCode(() -> Parser.parse("cat <<EOF\nx\nEOF\n".repeat(20_000))).doesNotThrowAnyException();
+        onlyParseExceptionOrSuccess("(".repeat(1 << 20));
+        onlyParseExceptionOrSuccess("\"".repeat((1 << 20) + 1));
+        onlyParseExceptionOrSuccess("$((".repeat(1 << 18));
+        onlyParseExceptionOrSuccess("a[".repeat(1 << 18));
+        onlyParseExceptionOrSuccess("echo " + "$((a) ".repeat(2000) + ")".repeat(2000));
+    }
+
+    @Test
+    void randomBytesNeverThrowAnythingElse() {
+        java.util.Random r = new java.util.Random(42);
+        String alphabet = "ab $(){}[]<>|&;'\"`\\\n\t#!~@*?+-=:/%^,0123456789xEOF";
+        for (int i = 0; i < 20_000; i++) {
+            int len = r.nextInt(40);
+            StringBuilder sb = new StringBuilder();
+            for (int k = 0; k < len; k++) sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+            onlyParseExceptionOrSuccess(sb.toString());
+        }
+    }
+}
