@@ -64,7 +64,7 @@ public final class HookRunner {
     }
 
     /** The decision JSON, or null to defer. */
-    private String decide(InputStream in, HookLog log) throws Exception {
+    private String decide(InputStream in, HookLog log) {
         HookInput input;
         try {
             input = HookInput.read(in);
@@ -76,30 +76,60 @@ public final class HookRunner {
             log.log("DEFER: not a Bash call: " + input.toolName());
             return null;
         }
-        String command = input.command();
+        PermissionSettings settings = SettingsLoader.load(env);
+        RuleEngine engine = RuleEngine.load(UserRules.files(env));
+        Verdict v = decide(input.command(), input.cwd(), settings, engine, env.get("TMPDIR"), log);
+        return v.json();
+    }
+
+    /**
+     * The outcome of one call: {@code allow}, {@code ask}, {@code deny} or {@code defer}, with its reason and, when
+     * the command was judged by the rules, the judgement.
+     */
+    public record Verdict(String outcome, String reason, CommandEvaluator.Judgement judgement) {
+        /** The hook's stdout for this verdict: the decision JSON, or null to defer. */
+        public String json() {
+            return switch (outcome) {
+                case "allow" -> HookOutput.json(HookOutput.ALLOW, reason);
+                case "ask" -> HookOutput.json(HookOutput.ASK, reason);
+                case "deny" -> HookOutput.json(HookOutput.DENY, reason);
+                default -> null;
+            };
+        }
+    }
+
+    /**
+     * Decides one Bash call under given settings and rules; the hook, {@code rules test} and audit replay share it.
+     *
+     * @param command  the Bash tool's command (null or blank defers)
+     * @param cwd      the hook input's working directory (null: the process's own)
+     * @param settings the permission settings
+     * @param engine   the loaded rules
+     * @param tmpDir   {@code $TMPDIR}, for macOS's /tmp aliases; may be null
+     * @param log      where each step is logged
+     * @return the verdict; never null
+     * @throws RuntimeException only from a defect in the rules (the caller defers)
+     */
+    public static Verdict decide(String command, String cwd, PermissionSettings settings, RuleEngine engine,
+                                 String tmpDir, HookLog log) {
         if (command == null || command.isBlank()) {
             log.log("DEFER: empty command");
-            return null;
+            return new Verdict("defer", "empty command", null);
         }
         if (command.length() > MAX_COMMAND_CHARS) {
             log.log("DEFER: command of " + command.length() + " characters is over " + MAX_COMMAND_CHARS);
-            return null;
+            return new Verdict("defer", "command over " + MAX_COMMAND_CHARS + " characters", null);
         }
-        PermissionSettings settings = SettingsLoader.load(env);
         for (String w : settings.warnings()) log.log("settings: " + w);
         log.log(HookLog.loadedMessage(settings.allow().size(), settings.ask().size(), settings.deny().size(),
                 settings.filesRead()));
         log.log(HookLog.evaluatingMessage(command));
-
-        List<Path> userFiles = UserRules.files(env);
-        RuleEngine engine = RuleEngine.load(userFiles);
         if (!engine.compileErrors().isEmpty()) {
             String errors = String.join("; ", engine.compileErrors());
             log.log("ASK: user rules do not compile: " + errors);
-            return HookOutput.json(HookOutput.ASK, "compound-bash: your DRL rules do not compile, fix them: " + errors);
+            return new Verdict("ask", "compound-bash: your DRL rules do not compile, fix them: " + errors, null);
         }
-        Environment environment = Environment.of(workingDirectory(input.cwd()), settings.additionalDirectories(),
-                env.get("TMPDIR"));
+        Environment environment = Environment.of(workingDirectory(cwd), settings.additionalDirectories(), tmpDir);
         List<PermissionRule> rules = CommandEvaluator.permissionRules(settings.allow(), settings.ask(),
                 settings.deny());
         CommandEvaluator.Judgement j;
@@ -107,17 +137,11 @@ public final class HookRunner {
             j = new CommandEvaluator(engine).judge(command, environment, rules);
         } catch (ParseException e) {
             log.log("DEFER: parse error: " + e.getMessage());
-            return null;
+            return new Verdict("defer", "parse error: " + e.getMessage(), null);
         }
         logJudgement(j, log);
-        String outcome = j.evaluation().decision().getOutcome();
-        String reason = "compound-bash: " + j.evaluation().decision().getReason();
-        return switch (outcome) {
-            case "allow" -> HookOutput.json(HookOutput.ALLOW, reason);
-            case "ask" -> HookOutput.json(HookOutput.ASK, reason);
-            case "deny" -> HookOutput.json(HookOutput.DENY, reason);
-            default -> null;
-        };
+        return new Verdict(j.evaluation().decision().getOutcome(),
+                "compound-bash: " + j.evaluation().decision().getReason(), j);
     }
 
     private static Path workingDirectory(String cwd) {

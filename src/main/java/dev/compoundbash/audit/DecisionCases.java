@@ -1,0 +1,127 @@
+package dev.compoundbash.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compoundbash.hook.HookLog;
+import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.rules.RuleEngine;
+import dev.compoundbash.settings.PermissionSettings;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Decision cases in the JSONL form of {@code ../shared/cases} (fields {@code id command allow ask deny
+ * additionalDirectories cwd expected why}; {@code expected} is one outcome or a list of acceptable ones), run in
+ * process through the same {@link HookRunner#decide} the hook uses, each in a fresh empty working directory unless
+ * the case names one.
+ */
+public final class DecisionCases {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One case as read from a file. */
+    public record Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
+                       List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
+                       String why) {
+    }
+
+    /** The outcome of one case: {@code passed} is null when the case states no expectation. */
+    public record Result(Case testCase, String actual, String reason, Boolean passed) {
+    }
+
+    private DecisionCases() {
+    }
+
+    /**
+     * Reads every case of a JSONL file; blank lines and lines starting with {@code #} are skipped.
+     *
+     * @throws IOException when the file cannot be read or a line is not a case object
+     */
+    public static List<Case> read(Path file) throws IOException {
+        List<Case> out = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int n = 0;
+            while ((line = r.readLine()) != null) {
+                n++;
+                String t = line.strip();
+                if (t.isEmpty() || t.startsWith("#")) continue;
+                JsonNode o;
+                try {
+                    o = JSON.readTree(t);
+                } catch (IOException e) {
+                    throw new IOException(file + ":" + n + ": not JSON: " + e.getMessage());
+                }
+                if (!o.isObject() || !o.path("command").isTextual()) {
+                    throw new IOException(file + ":" + n + ": a case needs an object with a string \"command\"");
+                }
+                List<String> expected = new ArrayList<>();
+                JsonNode e = o.path("expected");
+                if (e.isTextual()) expected.add(e.asText());
+                else if (e.isArray()) e.forEach(x -> expected.add(x.asText()));
+                out.add(new Case(file.toString(), n, o.path("id").asText("line" + n), o.path("command").asText(),
+                        strings(o.path("allow")), strings(o.path("ask")), strings(o.path("deny")),
+                        strings(o.path("additionalDirectories")), o.hasNonNull("cwd") ? o.path("cwd").asText() : null,
+                        expected, o.path("why").asText("")));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> strings(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        if (n.isArray()) n.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+
+    /**
+     * Runs one case.
+     *
+     * @param c      the case
+     * @param engine the rules to judge with
+     * @param env    the environment the hook would see ({@code TMPDIR} only is read)
+     * @return the result
+     */
+    public static Result run(Case c, RuleEngine engine, Map<String, String> env) {
+        Path tmp = null;
+        try {
+            String cwd = c.cwd();
+            if (cwd == null) {
+                tmp = Files.createTempDirectory("compound-bash-case-");
+                cwd = tmp.toString();
+            }
+            PermissionSettings settings = new PermissionSettings(c.allow(), c.ask(), c.deny(),
+                    c.additionalDirectories(), List.of(), List.of());
+            HookLog quiet = HookLog.open(Map.of(), "case");
+            HookRunner.Verdict v;
+            try {
+                v = HookRunner.decide(c.command(), cwd, settings, engine, env.get("TMPDIR"), quiet);
+            } catch (RuntimeException ex) {
+                v = new HookRunner.Verdict("defer", "internal error: " + ex, null);
+            }
+            Boolean passed = c.expected().isEmpty() ? null : c.expected().contains(v.outcome());
+            return new Result(c, v.outcome(), v.reason(), passed);
+        } catch (IOException e) {
+            return new Result(c, "error", "cannot make a working directory: " + e.getMessage(),
+                    c.expected().isEmpty() ? null : false);
+        } finally {
+            if (tmp != null) deleteTree(tmp);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A leftover empty temp directory is harmless.
+        }
+    }
+}
