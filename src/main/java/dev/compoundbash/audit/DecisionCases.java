@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * Decision cases in the JSONL form of {@code ../shared/cases} (fields {@code id command allow ask deny
- * additionalDirectories cwd expected why}; {@code expected} is one outcome or a list of acceptable ones), run in
+ * additionalDirectories cwd expected why}, and {@code permission_mode} as in the hook input; {@code expected} is one
+ * outcome or a list of acceptable ones), run in
  * process through the same {@link HookRunner#decide} the hook uses, each in a fresh empty working directory unless
  * the case names one.
  */
@@ -30,7 +31,7 @@ public final class DecisionCases {
     /** One case as read from a file. */
     public record Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
                        List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
-                       String why) {
+                       String why, String permissionMode) {
     }
 
     /** The outcome of one case: {@code passed} is null when the case states no expectation. */
@@ -70,7 +71,8 @@ public final class DecisionCases {
                 out.add(new Case(file.toString(), n, o.path("id").asText("line" + n), o.path("command").asText(),
                         strings(o.path("allow")), strings(o.path("ask")), strings(o.path("deny")),
                         strings(o.path("additionalDirectories")), o.hasNonNull("cwd") ? o.path("cwd").asText() : null,
-                        expected, o.path("why").asText("")));
+                        expected, o.path("why").asText(""),
+                        o.hasNonNull("permission_mode") ? o.path("permission_mode").asText() : null));
             }
         }
         return out;
@@ -103,7 +105,8 @@ public final class DecisionCases {
             HookLog quiet = HookLog.open(Map.of(), "case");
             HookRunner.Verdict v;
             try {
-                v = HookRunner.decide(c.command(), cwd, settings, engine, env.get("TMPDIR"), quiet);
+                v = HookRunner.decide(c.command(), cwd, c.permissionMode(), settings, engine, env.get("TMPDIR"),
+                        quiet);
             } catch (RuntimeException ex) {
                 v = new HookRunner.Verdict("defer", "internal error: " + ex, null);
             }

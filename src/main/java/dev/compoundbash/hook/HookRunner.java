@@ -1,5 +1,6 @@
 package dev.compoundbash.hook;
 
+import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.PermissionRule;
@@ -78,7 +79,8 @@ public final class HookRunner {
         }
         PermissionSettings settings = SettingsLoader.load(env);
         RuleEngine engine = RuleEngine.load(UserRules.files(env));
-        Verdict v = decide(input.command(), input.cwd(), settings, engine, env.get("TMPDIR"), log);
+        Verdict v = decide(input.command(), input.cwd(), input.permissionMode(), settings, engine, env.get("TMPDIR"),
+                log);
         return v.json();
     }
 
@@ -112,6 +114,25 @@ public final class HookRunner {
      */
     public static Verdict decide(String command, String cwd, PermissionSettings settings, RuleEngine engine,
                                  String tmpDir, HookLog log) {
+        return decide(command, cwd, null, settings, engine, tmpDir, log);
+    }
+
+    /**
+     * Decides one Bash call under given settings and rules in the session's permission mode; what each mode changes
+     * is in {@code rules/modes.drl} and README ("Permission modes").
+     *
+     * @param command        the Bash tool's command (null or blank defers)
+     * @param cwd            the hook input's working directory (null: the process's own)
+     * @param permissionMode the hook input's {@code permission_mode} (null or unknown: {@code default})
+     * @param settings       the permission settings
+     * @param engine         the loaded rules
+     * @param tmpDir         {@code $TMPDIR}, for macOS's /tmp aliases; may be null
+     * @param log            where each step is logged
+     * @return the verdict; never null
+     * @throws RuntimeException only from a defect in the rules (the caller defers)
+     */
+    public static Verdict decide(String command, String cwd, String permissionMode, PermissionSettings settings,
+                                 RuleEngine engine, String tmpDir, HookLog log) {
         if (command == null || command.isBlank()) {
             log.log("DEFER: empty command");
             return new Verdict("defer", "empty command", null);
@@ -123,6 +144,11 @@ public final class HookRunner {
         for (String w : settings.warnings()) log.log("settings: " + w);
         log.log(HookLog.loadedMessage(settings.allow().size(), settings.ask().size(), settings.deny().size(),
                 settings.filesRead()));
+        CallContext context = new CallContext(permissionMode);
+        if (settings.managedRulesOnly()) log.log("settings: allowManagedPermissionRulesOnly: only managed rules count");
+        if (permissionMode != null) log.log("permission mode: " + context.getPermissionMode()
+                + (permissionMode.equals(context.getPermissionMode()) ? ""
+                : " (input said \"" + printable(permissionMode) + "\")"));
         log.log(HookLog.evaluatingMessage(command));
         if (!engine.compileErrors().isEmpty()) {
             String errors = String.join("; ", engine.compileErrors());
@@ -134,7 +160,7 @@ public final class HookRunner {
                 settings.deny());
         CommandEvaluator.Judgement j;
         try {
-            j = new CommandEvaluator(engine).judge(command, environment, rules);
+            j = new CommandEvaluator(engine).judge(command, environment, rules, context);
         } catch (ParseException e) {
             log.log("DEFER: parse error: " + e.getMessage());
             return new Verdict("defer", "parse error: " + e.getMessage(), null);
@@ -142,6 +168,12 @@ public final class HookRunner {
         logJudgement(j, log);
         return new Verdict(j.evaluation().decision().getOutcome(),
                 "compound-bash: " + j.evaluation().decision().getReason(), j);
+    }
+
+    /** {@code s} cut to 40 characters with control characters shown as {@code ?}, for one log line. */
+    private static String printable(String s) {
+        String t = s.length() > 40 ? s.substring(0, 40) + "..." : s;
+        return t.replaceAll("\\p{Cntrl}", "?");
     }
 
     private static Path workingDirectory(String cwd) {

@@ -1,5 +1,6 @@
 package dev.compoundbash.rules;
 
+import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.FactExtractor;
 import dev.compoundbash.facts.Facts;
@@ -43,9 +44,24 @@ public final class CommandEvaluator {
      * @throws ParseException when the command is not valid bash
      */
     public Judgement judge(String command, Environment env, List<PermissionRule> rules) throws ParseException {
+        return judge(command, env, rules, CallContext.defaultMode());
+    }
+
+    /**
+     * Judges {@code command} in a given call context (the session's permission mode, see {@code rules/modes.drl}).
+     *
+     * @param command the Bash tool's command string
+     * @param env     working directory and allowed directories
+     * @param rules   the Bash permission rules
+     * @param context the call's context; null is the default mode
+     * @return the judgement
+     * @throws ParseException when the command is not valid bash
+     */
+    public Judgement judge(String command, Environment env, List<PermissionRule> rules, CallContext context)
+            throws ParseException {
         Script script = Parser.parse(command);
         Facts facts = FactExtractor.extract(script, env);
-        return new Judgement(script, facts, engine.evaluate(facts, rules));
+        return new Judgement(script, facts, engine.evaluate(facts, rules, context));
     }
 
     /**

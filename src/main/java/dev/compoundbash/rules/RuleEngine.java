@@ -1,5 +1,6 @@
 package dev.compoundbash.rules;
 
+import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.Decision;
 import dev.compoundbash.facts.Facts;
 import dev.compoundbash.facts.Finding;
@@ -36,7 +37,7 @@ import java.util.Map;
 public final class RuleEngine {
     /** The built-in DRL files, in the order they are compiled (classpath resources under {@code rules/}). */
     public static final List<String> BUILT_IN = List.of("tiers.drl", "patterns.drl", "wrappers.drl",
-            "redirects.drl", "outcome.drl");
+            "redirects.drl", "modes.drl", "outcome.drl");
 
     private final InternalKnowledgeBase kieBase;
     private final List<String> compileErrors;
@@ -135,6 +136,19 @@ public final class RuleEngine {
      * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
      */
     public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules) {
+        return evaluate(facts, permissionRules, CallContext.defaultMode());
+    }
+
+    /**
+     * Evaluates one command in a given call context (the session's permission mode).
+     *
+     * @param facts           the facts extracted from the command
+     * @param permissionRules the Bash permission rules from settings
+     * @param context         the call's context; null is the default mode
+     * @return the decision, findings and fired rules
+     * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
+     */
+    public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules, CallContext context) {
         KieSession session = kieBase.newKieSession();
         List<FiredRule> fired = new ArrayList<>();
         try {
@@ -148,6 +162,7 @@ public final class RuleEngine {
             });
             for (Object f : facts.all()) session.insert(f);
             for (PermissionRule r : permissionRules) session.insert(r);
+            session.insert(context != null ? context : CallContext.defaultMode());
             session.fireAllRules();
             Decision decision = null;
             List<Finding> findings = new ArrayList<>();

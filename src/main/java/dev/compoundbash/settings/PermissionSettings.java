@@ -19,6 +19,8 @@ import java.util.List;
  * @param additionalDirectories {@code permissions.additionalDirectories} entries, merged likewise
  * @param filesRead             the files that existed and parsed, in the order they were read
  * @param warnings              human-readable problems met while reading (malformed files, wrong types...)
+ * @param managedRulesOnly      true when managed settings set {@code allowManagedPermissionRulesOnly}, so that
+ *                              {@code allow}, {@code ask} and {@code deny} hold the managed files' rules only
  */
 public record PermissionSettings(
         List<String> allow,
@@ -26,7 +28,8 @@ public record PermissionSettings(
         List<String> deny,
         List<String> additionalDirectories,
         List<Path> filesRead,
-        List<String> warnings) {
+        List<String> warnings,
+        boolean managedRulesOnly) {
 
     /**
      * Copies every list into an immutable list; a null list becomes empty.
@@ -46,6 +49,22 @@ public record PermissionSettings(
         additionalDirectories = copy(additionalDirectories);
         filesRead = copy(filesRead);
         warnings = copy(warnings);
+    }
+
+    /**
+     * Settings not restricted to managed rules (the files named on a command line, decision cases).
+     *
+     * @param allow                 {@code permissions.allow} entries
+     * @param ask                   {@code permissions.ask} entries
+     * @param deny                  {@code permissions.deny} entries
+     * @param additionalDirectories {@code permissions.additionalDirectories} entries
+     * @param filesRead             the files that were read
+     * @param warnings              problems met while reading
+     * @throws NullPointerException if a list contains a null element
+     */
+    public PermissionSettings(List<String> allow, List<String> ask, List<String> deny,
+                              List<String> additionalDirectories, List<Path> filesRead, List<String> warnings) {
+        this(allow, ask, deny, additionalDirectories, filesRead, warnings, false);
     }
 
     /**

@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Reads the {@code permissions} section of Claude Code settings files.
@@ -29,7 +31,8 @@ import java.util.Set;
  *
  * <p>Source: Claude Code docs, Settings ("Settings files": user {@code ~/.claude/settings.json},
  * project {@code .claude/settings.json}, local project {@code .claude/settings.local.json};
- * "Permission settings"). Managed (enterprise) settings and {@code CLAUDE_CONFIG_DIR} are not read.
+ * "Permission settings"), and "Deploy managed settings" for the managed files; where the files are comes from
+ * {@link SettingsSources}.
  */
 public final class SettingsLoader {
 
@@ -42,42 +45,96 @@ public final class SettingsLoader {
 
     private static final String[] KEYS = {"allow", "ask", "deny", "additionalDirectories"};
 
+    /** The managed-only top-level key that makes only managed permission rules count. */
+    public static final String MANAGED_ONLY_KEY = "allowManagedPermissionRulesOnly";
+
     private SettingsLoader() {
     }
 
     /**
-     * Loads and merges, in this order, {@code $HOME/.claude/settings.json},
-     * {@code $HOME/.claude/settings.local.json}, {@code $CLAUDE_PROJECT_DIR/.claude/settings.json} and
-     * {@code $CLAUDE_PROJECT_DIR/.claude/settings.local.json}. {@code HOME} and
-     * {@code CLAUDE_PROJECT_DIR} are taken from {@code env} only (never from the JVM's
-     * {@code user.home}); an unset or empty variable skips its files ({@code HOME} unset also adds a
-     * warning). Missing files are skipped silently. Lists are concatenated in file order and
-     * de-duplicated keeping the first occurrence.
+     * Loads the settings files Claude Code reads for this process: {@link #load(SettingsSources)} with
+     * {@link SettingsSources#of(Map, String)} of {@code env} and the JVM's {@code os.name}.
      *
      * @param env the process environment (e.g. {@code System.getenv()}); null is treated as empty
      * @return the merged settings; never null, never throws
      */
     public static PermissionSettings load(Map<String, String> env) {
+        return load(SettingsSources.of(env, System.getProperty("os.name")));
+    }
+
+    /**
+     * Loads and merges every settings file of {@code sources}, in increasing precedence:
+     * <ol>
+     *   <li>user: {@code USERDIR/settings.json}, then {@code USERDIR/settings.local.json};</li>
+     *   <li>shared project: {@code PROJECT/.claude/settings.json};</li>
+     *   <li>local project: {@code GITROOT/.claude/settings.local.json} when the git root is above the project
+     *       directory, then {@code PROJECT/.claude/settings.local.json};</li>
+     *   <li>managed: {@code MANAGED/managed-settings.json}, then every {@code MANAGED/managed-settings.d/*.json}
+     *       in alphabetical order (names starting with a dot are skipped).</li>
+     * </ol>
+     * The {@code permissions} lists of every file are concatenated in that order and de-duplicated keeping the first
+     * occurrence: list keys merge across scopes, so a deny rule from any scope stays in force. When the managed files
+     * set {@code allowManagedPermissionRulesOnly} to {@code true} (a scalar: the last managed file that sets it wins),
+     * only the managed files' {@code allow}, {@code ask} and {@code deny} rules are kept; {@code additionalDirectories}
+     * still merge from every scope. Missing files are skipped silently; every file read goes into
+     * {@link PermissionSettings#filesRead()}.
+     *
+     * <p>Source: Claude Code docs, "Settings" (scopes, precedence managed &gt; command line &gt; local &gt; project
+     * &gt; user, array settings merge) and "Deploy managed settings" ({@code managed-settings.d},
+     * {@code allowManagedPermissionRulesOnly}). Command-line {@code --settings} files of the session are not visible
+     * to a hook and are not read.
+     *
+     * @param sources where the files are; null reads nothing
+     * @return the merged settings; never null, never throws
+     */
+    public static PermissionSettings load(SettingsSources sources) {
         try {
-            Map<String, String> e = env == null ? Map.of() : env;
             Acc acc = new Acc();
-            String home = e.get("HOME");
-            if (home == null || home.isEmpty()) {
-                acc.warnings.add("HOME is not set: user settings (~/.claude/settings*.json) skipped");
-            } else {
-                readStandard(acc, home, "settings.json");
-                readStandard(acc, home, "settings.local.json");
+            if (sources == null) return acc.result();
+            acc.warnings.addAll(sources.warnings());
+            if (sources.userDir() != null) {
+                readFile(acc, sources.userDir().resolve("settings.json"), false, false);
+                readFile(acc, sources.userDir().resolve("settings.local.json"), false, false);
             }
-            String project = e.get("CLAUDE_PROJECT_DIR");
-            if (project != null && !project.isEmpty()) {
+            Path project = sources.projectDir();
+            if (project != null) {
                 readStandard(acc, project, "settings.json");
+                Path root = sources.gitRoot();
+                if (root != null && !sameDirectory(root, project)) {
+                    readStandard(acc, root, "settings.local.json");
+                }
                 readStandard(acc, project, "settings.local.json");
+            }
+            if (sources.managedDir() != null) {
+                readFile(acc, sources.managedDir().resolve("managed-settings.json"), false, true);
+                for (Path f : dropIns(sources.managedDir().resolve("managed-settings.d"), acc.warnings)) {
+                    readFile(acc, f, false, true);
+                }
             }
             return acc.result();
         } catch (RuntimeException | StackOverflowError ex) {
             return new PermissionSettings(null, null, null, null, null,
                     List.of("unexpected error while loading settings: " + ex));
         }
+    }
+
+    /** The {@code *.json} files of a drop-in directory in alphabetical order, hidden files left out. */
+    private static List<Path> dropIns(Path dir, List<String> warnings) {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) return out;
+        try (Stream<Path> s = Files.list(dir)) {
+            s.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.endsWith(".json") && !n.startsWith(".");
+            }).sorted(Comparator.comparing(p -> p.getFileName().toString())).forEach(out::add);
+        } catch (IOException | RuntimeException ex) {
+            warnings.add(dir + ": cannot list, skipped: " + oneLine(String.valueOf(ex)));
+        }
+        return out;
+    }
+
+    private static boolean sameDirectory(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 
     /**
@@ -94,7 +151,7 @@ public final class SettingsLoader {
             if (files != null) {
                 for (Path f : files) {
                     if (f != null) {
-                        readFile(acc, f, true);
+                        readFile(acc, f, true, false);
                     }
                 }
             }
@@ -105,19 +162,19 @@ public final class SettingsLoader {
         }
     }
 
-    private static void readStandard(Acc acc, String dir, String name) {
+    private static void readStandard(Acc acc, Path dir, String name) {
         Path file;
         try {
-            file = Path.of(dir, ".claude", name);
-        } catch (RuntimeException ex) { // InvalidPathException (e.g. NUL in the variable)
-            acc.warnings.add("invalid directory " + quote(dir) + ": " + ex.getMessage());
+            file = dir.resolve(".claude").resolve(name);
+        } catch (RuntimeException ex) { // InvalidPathException
+            acc.warnings.add("invalid directory " + quote(dir.toString()) + ": " + ex.getMessage());
             return;
         }
-        readFile(acc, file, false);
+        readFile(acc, file, false, false);
     }
 
-    private static void readFile(Acc acc, Path file, boolean reportMissing) {
-        List<List<String>> lists;
+    private static void readFile(Acc acc, Path file, boolean reportMissing, boolean managed) {
+        Parsed parsed;
         try {
             if (!Files.exists(file)) {
                 if (reportMissing) {
@@ -135,7 +192,7 @@ public final class SettingsLoader {
                 return;
             }
             String text = decodeUtf8(bytes);
-            lists = parse(file, text, acc.warnings);
+            parsed = parse(file, text, acc.warnings);
         } catch (CharacterCodingException ex) {
             acc.warnings.add(file + ": not valid UTF-8, skipped");
             return;
@@ -151,11 +208,15 @@ public final class SettingsLoader {
             acc.warnings.add(file + ": cannot read, skipped: " + oneLine(String.valueOf(ex)));
             return;
         }
-        if (lists == null) {
+        if (parsed == null) {
             return; // structural problem, warning already recorded
         }
         for (int i = 0; i < KEYS.length; i++) {
-            acc.lists.get(i).addAll(lists.get(i));
+            acc.lists.get(i).addAll(parsed.lists().get(i));
+            if (managed) acc.managedLists.get(i).addAll(parsed.lists().get(i));
+        }
+        if (managed && parsed.managedRulesOnly() != null) {
+            acc.managedRulesOnly = parsed.managedRulesOnly();
         }
         acc.files.add(file);
     }
@@ -184,7 +245,7 @@ public final class SettingsLoader {
      * Parses one file; returns the four lists (in {@link #KEYS} order) or null when the file is
      * structurally wrong (a warning is then added).
      */
-    private static List<List<String>> parse(Path file, String text, List<String> warnings)
+    private static Parsed parse(Path file, String text, List<String> warnings)
             throws JsonProcessingException {
         JsonNode root = MAPPER.readTree(text);
         if (root == null || root.isMissingNode()) {
@@ -199,9 +260,18 @@ public final class SettingsLoader {
         for (int i = 0; i < KEYS.length; i++) {
             out.add(new ArrayList<>());
         }
+        Boolean managedOnly = null;
+        JsonNode only = root.get(MANAGED_ONLY_KEY);
+        if (only != null && !only.isNull()) {
+            if (only.isBoolean()) {
+                managedOnly = only.booleanValue();
+            } else {
+                warnings.add(file + ": \"" + MANAGED_ONLY_KEY + "\" is not a boolean, ignored");
+            }
+        }
         JsonNode perms = root.get("permissions");
         if (perms == null || perms.isNull()) {
-            return out;
+            return new Parsed(out, managedOnly);
         }
         if (!perms.isObject()) {
             warnings.add(file + ": \"permissions\" is not an object, file skipped");
@@ -226,7 +296,11 @@ public final class SettingsLoader {
                 }
             }
         }
-        return out;
+        return new Parsed(out, managedOnly);
+    }
+
+    /** One file's four lists (in {@link #KEYS} order) and its {@code allowManagedPermissionRulesOnly}, if set. */
+    private record Parsed(List<List<String>> lists, Boolean managedRulesOnly) {
     }
 
     private static String oneLine(String s) {
@@ -240,18 +314,22 @@ public final class SettingsLoader {
     /** Mutable accumulator for one load. */
     private static final class Acc {
         final List<List<String>> lists = new ArrayList<>();
+        final List<List<String>> managedLists = new ArrayList<>();
+        boolean managedRulesOnly;
         final List<Path> files = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();
 
         Acc() {
             for (int i = 0; i < KEYS.length; i++) {
                 lists.add(new ArrayList<>());
+                managedLists.add(new ArrayList<>());
             }
         }
 
         PermissionSettings result() {
-            return new PermissionSettings(dedup(lists.get(0)), dedup(lists.get(1)), dedup(lists.get(2)),
-                    dedup(lists.get(3)), files, warnings);
+            List<List<String>> rules = managedRulesOnly ? managedLists : lists;
+            return new PermissionSettings(dedup(rules.get(0)), dedup(rules.get(1)), dedup(rules.get(2)),
+                    dedup(lists.get(3)), files, warnings, managedRulesOnly);
         }
 
         private static List<String> dedup(List<String> in) {

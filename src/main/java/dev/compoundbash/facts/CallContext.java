@@ -1,0 +1,49 @@
+package dev.compoundbash.facts;
+
+import java.util.Set;
+
+/**
+ * What the hook knows about the call as a whole rather than about one command in it, as a Drools fact: the session's
+ * permission mode from the hook input. {@code rules/modes.drl} reads it.
+ *
+ * <p>Source: Claude Code docs, "Hooks reference" (common input field {@code permission_mode}) and "Permission modes"
+ * ({@code default}, {@code acceptEdits}, {@code plan}, {@code auto}, {@code dontAsk}, {@code bypassPermissions}).
+ */
+public final class CallContext {
+    /** The permission modes Claude Code documents; any other value is treated as {@link #DEFAULT_MODE}. */
+    public static final Set<String> KNOWN_MODES = Set.of("default", "acceptEdits", "plan", "auto", "dontAsk",
+            "bypassPermissions");
+
+    /** The mode assumed when the input names none or one this hook does not know. */
+    public static final String DEFAULT_MODE = "default";
+
+    private final String permissionMode;
+    private final String declaredMode;
+
+    /**
+     * @param declaredMode the hook input's {@code permission_mode} as written; null when absent. {@code manual}, the
+     *                     documented alias of {@code default}, and unknown values are read as {@code default}
+     */
+    public CallContext(String declaredMode) {
+        this.declaredMode = declaredMode;
+        this.permissionMode = declaredMode != null && KNOWN_MODES.contains(declaredMode) ? declaredMode : DEFAULT_MODE;
+    }
+
+    /** The context of a call whose input names no permission mode. */
+    public static CallContext defaultMode() {
+        return new CallContext(null);
+    }
+
+    /** The permission mode the rules act on: one of {@link #KNOWN_MODES}. */
+    public String getPermissionMode() { return permissionMode; }
+
+    /** The {@code permission_mode} as the hook input wrote it, or null. */
+    public String getDeclaredMode() { return declaredMode; }
+
+    @Override
+    public String toString() {
+        return "CallContext(permissionMode=" + permissionMode
+                + (declaredMode != null && !declaredMode.equals(permissionMode) ? ", declared=" + declaredMode : "")
+                + ")";
+    }
+}
