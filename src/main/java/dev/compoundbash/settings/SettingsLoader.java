@@ -52,14 +52,14 @@ public final class SettingsLoader {
     }
 
     /**
-     * Loads the settings files Claude Code reads for this process: {@link #load(SettingsSources)} with
+     * Loads the settings files Claude Code reads for this process: {@link #loadFrom(SettingsSources)} with
      * {@link SettingsSources#of(Map, String)} of {@code env} and the JVM's {@code os.name}.
      *
      * @param env the process environment (e.g. {@code System.getenv()}); null is treated as empty
      * @return the merged settings; never null, never throws
      */
     public static PermissionSettings load(Map<String, String> env) {
-        return load(SettingsSources.of(env, System.getProperty("os.name")));
+        return loadFrom(SettingsSources.of(env, System.getProperty("os.name")));
     }
 
     /**
@@ -87,7 +87,7 @@ public final class SettingsLoader {
      * @param sources where the files are; null reads nothing
      * @return the merged settings; never null, never throws
      */
-    public static PermissionSettings load(SettingsSources sources) {
+    public static PermissionSettings loadFrom(SettingsSources sources) {
         try {
             Acc acc = new Acc();
             if (sources == null) return acc.result();

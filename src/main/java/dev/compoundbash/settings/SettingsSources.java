@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Where the Claude Code settings files are on this machine: the directories {@link SettingsLoader#load(SettingsSources)}
+ * Where the Claude Code settings files are on this machine: the directories {@link SettingsLoader#loadFrom(SettingsSources)}
  * reads, worked out once from the environment and the OS name so that tests can point every one at a temporary
  * directory.
  *
