@@ -2,6 +2,7 @@ package dev.compoundbash.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.FindAction;
 import dev.compoundbash.facts.Finding;
@@ -27,7 +28,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code compound-bash explain [--json] [--cwd DIR] [--settings FILE]... COMMAND}: shows how a command was read
+ * {@code compound-bash explain [--json] [--cwd DIR] [--settings FILE]... [--permission-mode MODE] COMMAND}: shows how a command was read
  * and judged, under the same settings and rules the hook would use. The {@code --json} shape is documented in
  * README ("explain --json").
  */
@@ -45,6 +46,9 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--settings", paramLabel = "FILE", description = "Read permission rules from FILE instead of the Claude Code settings files (repeatable).")
     List<Path> settingsFiles = new ArrayList<>();
 
+    @Option(names = "--permission-mode", paramLabel = "MODE", description = "Judge as in this Claude Code permission mode: default, acceptEdits, plan, auto, dontAsk or bypassPermissions (default: default).")
+    String permissionMode;
+
     @Parameters(index = "0", paramLabel = "COMMAND", description = "The Bash command, as one argument.")
     String command;
 
@@ -60,13 +64,16 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("cwd", dir.toString());
         doc.put("settingsFiles", settings.filesRead().stream().map(Path::toString).toList());
         doc.put("settingsWarnings", settings.warnings());
+        doc.put("managedPermissionRulesOnly", settings.managedRulesOnly());
+        CallContext context = new CallContext(permissionMode);
+        doc.put("permissionMode", context.getPermissionMode());
         doc.put("rules", Map.of("allow", settings.allow(), "ask", settings.ask(), "deny", settings.deny(),
                 "additionalDirectories", settings.additionalDirectories()));
         doc.put("ruleCompileErrors", engine.compileErrors());
         CommandEvaluator.Judgement j = null;
         try {
             j = new CommandEvaluator(engine).judge(command, environment,
-                    CommandEvaluator.permissionRules(settings.allow(), settings.ask(), settings.deny()));
+                    CommandEvaluator.permissionRules(settings.allow(), settings.ask(), settings.deny()), context);
         } catch (ParseException e) {
             doc.put("parseError", Map.of("line", e.line(), "column", e.column(), "message", e.getMessage()));
             doc.put("decision", Map.of("outcome", "defer", "reason", "parse error: " + e.getMessage(), "rule", ""));

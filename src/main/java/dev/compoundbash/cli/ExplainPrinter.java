@@ -19,6 +19,10 @@ final class ExplainPrinter {
         out.println(bold("command: ") + doc.get("command"));
         out.println(bold("cwd: ") + doc.get("cwd"));
         out.println(bold("settings read: ") + doc.get("settingsFiles"));
+        if (Boolean.TRUE.equals(doc.get("managedPermissionRulesOnly"))) {
+            out.println(bold("allowManagedPermissionRulesOnly: ") + "only the managed files' rules count");
+        }
+        out.println(bold("permission mode: ") + doc.get("permissionMode"));
         for (String w : (List<String>) doc.get("settingsWarnings")) out.println(colourFor("ask", "settings warning: ") + w);
         for (String e : (List<String>) doc.get("ruleCompileErrors")) out.println(colourFor("deny", "rule error: ") + e);
         if (doc.containsKey("parseError")) {

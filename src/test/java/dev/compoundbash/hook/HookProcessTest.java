@@ -113,4 +113,34 @@ class HookProcessTest {
         assertThat(r.stdout()).contains("team.drl:");
     }
 
+    static String input(String command, String cwd, String permissionMode) throws Exception {
+        return JSON.writeValueAsString(Map.of("tool_name", "Bash", "hook_event_name", "PreToolUse",
+                "session_id", "t", "cwd", cwd, "permission_mode", permissionMode,
+                "tool_input", Map.of("command", command)));
+    }
+
+    @Test
+    void permissionModeFromTheInputReachesTheRules() throws Exception {
+        String settings = "{\"permissions\":{\"allow\":[\"Bash(git status)\"],\"deny\":[\"Bash(rm *)\"]}}";
+        String cwd = tmp.toString();
+        assertThat(decision(run(input("git status", cwd, "default"), settings))).isEqualTo("allow");
+        assertThat(decision(run(input("git status", cwd, "plan"), settings))).isEqualTo("defer");
+        assertThat(decision(run(input("ls | wc -l", cwd, "plan"), settings))).isEqualTo("allow");
+        assertThat(decision(run(input("echo $(curl x)", cwd, "bypassPermissions"), settings))).isEqualTo("defer");
+        assertThat(decision(run(input("echo $(rm -rf /)", cwd, "bypassPermissions"), settings))).isEqualTo("deny");
+        Path log = tmp.resolve("mode.log");
+        run(input("ls", cwd, "acceptEdits"), settings, "CLAUDE_COMPOUND_LOG=" + log);
+        assertThat(Files.readString(log)).contains("] permission mode: acceptEdits");
+    }
+
+    @Test
+    void settingsComeFromClaudeConfigDirWhenSet() throws Exception {
+        Path config = tmp.resolve("config");
+        Files.createDirectories(config);
+        Files.writeString(config.resolve("settings.json"), "{\"permissions\":{\"deny\":[\"Bash(curl *)\"]}}");
+        String home = "{\"permissions\":{\"allow\":[\"Bash(curl *)\"]}}";
+        String cwd = tmp.toString();
+        assertThat(decision(run(input("curl x", cwd), home))).isEqualTo("allow");
+        assertThat(decision(run(input("curl x", cwd), home, "CLAUDE_CONFIG_DIR=" + config))).isEqualTo("deny");
+    }
 }
