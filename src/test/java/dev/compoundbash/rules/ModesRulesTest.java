@@ -1,13 +1,20 @@
 package dev.compoundbash.rules;
 
 import dev.compoundbash.facts.CallContext;
+import dev.compoundbash.hook.HookLog;
+import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.settings.PermissionSettings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -62,5 +69,40 @@ class ModesRulesTest {
         CallContext c = new CallContext(declared);
         assertThat(c.getPermissionMode()).isEqualTo(seen);
         assertThat(c.getDeclaredMode()).isEqualTo(declared);
+    }
+
+    @Test
+    void userDrlApprovalsDeferInPlanModeAndUserDrlAsksStillAskInBypassMode(@TempDir Path dir) throws IOException {
+        Path drl = dir.resolve("team.drl");
+        Files.writeString(drl, """
+                package team
+                import dev.compoundbash.facts.SubCommand
+                import dev.compoundbash.facts.Finding
+                rule "make is fine"
+                    salience 100
+                when
+                    $s : SubCommand( name == "make" )
+                then
+                    insert(new Finding(Finding.APPROVE, $s.getId(), $s.getLine(), "team", drools.getRule().getName()));
+                end
+                rule "terraform asks"
+                    salience 100
+                when
+                    $s : SubCommand( name == "terraform" )
+                then
+                    insert(new Finding(Finding.ASK, $s.getId(), $s.getLine(), "team", drools.getRule().getName()));
+                end
+                """);
+        RuleEngine engine = RuleEngine.load(List.of(drl));
+        assertThat(engine.compileErrors()).isEmpty();
+        PermissionSettings none = PermissionSettings.empty();
+        HookLog quiet = HookLog.open(Map.of(), "test");
+        String cwd = dir.toString();
+        assertThat(HookRunner.decide("make", cwd, "default", none, engine, null, quiet).outcome()).isEqualTo("allow");
+        assertThat(HookRunner.decide("make", cwd, "plan", none, engine, null, quiet).outcome()).isEqualTo("defer");
+        assertThat(HookRunner.decide("echo $(terraform apply)", cwd, "bypassPermissions", none, engine, null, quiet)
+                .outcome()).isEqualTo("ask");
+        assertThat(HookRunner.decide("echo $(git log)", cwd, "bypassPermissions", none, engine, null, quiet)
+                .outcome()).isEqualTo("defer");
     }
 }
