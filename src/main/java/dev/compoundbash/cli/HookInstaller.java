@@ -56,7 +56,7 @@ public final class HookInstaller {
         }
 
         private static List<String> lines(String s) {
-            return s.isEmpty() ? List.of() : Arrays.asList(s.split("\n", -1));
+            return s.isEmpty() ? List.of() : Arrays.asList(s.split("\n"));
         }
     }
 

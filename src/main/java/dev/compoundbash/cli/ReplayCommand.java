@@ -101,7 +101,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         String defaultCwd = (cwd != null ? cwd : Path.of("")).toAbsolutePath().toString();
         Replay replay = new Replay(engine, settings, defaultCwd, env.get("TMPDIR"), from);
-        boolean terminal = System.console() != null;
+        boolean terminal = stderrIsTerminal();
         long start = System.nanoTime();
         for (Path log : logs) {
             if (!Files.isReadable(log)) {
@@ -155,6 +155,20 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("--since: not a time or an age: " + s);
         }
+    }
+
+    /** True when stderr, where the progress bar goes, is a terminal (Linux {@code /proc}, else the console). */
+    static boolean stderrIsTerminal() {
+        try {
+            Path fd2 = Path.of("/proc/self/fd/2");
+            if (Files.exists(fd2)) {
+                String target = fd2.toRealPath().toString();
+                return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+            }
+        } catch (Exception e) {
+            // fall back to the console check
+        }
+        return System.console() != null;
     }
 
     /** A one-line progress bar on stderr, redrawn at most ten times a second. */
