@@ -25,7 +25,10 @@ class ParserPropertiesTest {
                 "${y:-z}", "${#a[@]}", "$'\\t'", "a\\ b", "*.c", "@(a|b)", "{a,b}", "$((1+2))", "\"\"", "$1", "$@");
         if (depth <= 0) return lit;
         Arbitrary<String> sub = Combinators.combine(list(depth - 1), Arbitraries.of("$(%s)", "`%s`", "<(%s)",
-                "\"$(%s)\"", "${v:-$(%s)}")).as((l, f) -> f.contains("`") ? String.format(f, l.replace("`", ""))
+                "\"$(%s)\"", "${v:-$(%s)}")).as((l, f) -> f.contains("`")
+                // Bash Reference Manual 3.5.4: a backquote nested in backquotes is escaped with a backslash;
+                // removing it would turn the inner substitution into plain words (e.g. `v $(x) a=(p q) b`).
+                ? String.format(f, l.replace("`", "\\`"))
                 : String.format(f, l));
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(6, lit),
