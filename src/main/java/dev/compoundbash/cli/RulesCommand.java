@@ -105,6 +105,7 @@ public final class RulesCommand {
                     }
                 }
             }
+            if (files.isEmpty()) System.err.println("compound-bash rules test: no *.jsonl case files given or found");
             int passed = 0, failed = 0, unchecked = 0;
             Map<String, String> env = System.getenv();
             for (Path f : files) {
