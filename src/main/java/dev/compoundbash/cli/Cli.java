@@ -8,10 +8,12 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
-/** The picocli command tree: {@code compound-bash hook | explain}. */
+/** The picocli command tree: {@code compound-bash hook | explain | replay | rules | install | uninstall | generate-completion}. */
 @Command(name = "compound-bash", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
         description = "A Claude Code PreToolUse hook that parses Bash commands and decides with Drools rules.",
-        subcommands = {Cli.Hook.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {Cli.Hook.class, ExplainCommand.class, CommandLine.HelpCommand.class,
+                ReplayCommand.class, RulesCommand.class, InstallCommand.Install.class, InstallCommand.Uninstall.class,
+                picocli.AutoComplete.GenerateCompletion.class})
 public final class Cli {
 
     /**
@@ -27,6 +29,9 @@ public final class Cli {
         cl.setErr(new PrintWriter(System.err, true));
         ExplainCommand.out = realOut;
         Hook.out = realOut;
+        ReplayCommand.out = realOut;
+        RulesCommand.out = realOut;
+        InstallCommand.out = realOut;
         return cl.execute(args);
     }
 

@@ -2,30 +2,21 @@ package dev.compoundbash.hook;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A version-tagged, human-readable log of the hook's steps, one line per step.
  *
  * <p>Lines look like {@code 2025-06-01T12:00:00.123+02:00 [0.1.0] evaluating: ls -la}. They are
  * buffered by {@link #log(String)} and written by {@link #close()} (or {@link #flush()}) with a single
- * append on a {@link FileChannel} opened with {@code APPEND}, under an exclusive {@link FileLock}, so
+ * append on a {@code FileChannel} opened with {@code APPEND}, under an exclusive {@code FileLock} ({@link LockedAppend}), so
  * the lines of parallel hook processes never interleave. Control characters in a message are escaped
  * ({@code \n}, {@code \r}, <code>&#92;uXXXX</code>) so one logical line is one physical line.
  *
@@ -45,11 +36,6 @@ public final class HookLog implements AutoCloseable {
     public static final int MAX_MESSAGE_CHARS = 64 * 1024;
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
-
-    /** FileLocks are held per JVM: threads of one JVM must be serialised before taking one. */
-    private static final ReentrantLock JVM_LOCK = new ReentrantLock();
-
-    private static final long LOCK_WAIT_MILLIS = 2_000;
 
     private final Path path;
     private final String version;
@@ -161,80 +147,7 @@ public final class HookLog implements AutoCloseable {
     }
 
     private void append(byte[] bytes) throws IOException {
-        Path parent = path.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        // Refuse anything but a regular file: a FIFO would block, /dev/stdout would corrupt the
-        // hook's answer.
-        if (Files.exists(path) && !Files.isRegularFile(path)) {
-            throw new IOException("not a regular file");
-        }
-        if (isStdout(path)) {
-            throw new IOException("refusing to log to stdout");
-        }
-        JVM_LOCK.lock();
-        try (FileChannel ch = FileChannel.open(path,
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            FileLock lock = acquire(ch);
-            try {
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-            } finally {
-                if (lock != null) {
-                    try {
-                        lock.release();
-                    } catch (IOException ignored) {
-                        // closing the channel releases it anyway
-                    }
-                }
-            }
-        } finally {
-            JVM_LOCK.unlock();
-        }
-    }
-
-    /**
-     * Takes an exclusive lock on the whole file, waiting at most {@link #LOCK_WAIT_MILLIS}; after
-     * that (or when the file system does not support locks) returns null and the write goes ahead
-     * unlocked, relying on O_APPEND: a hook must never hang on its log.
-     */
-    private static FileLock acquire(FileChannel ch) {
-        long deadline = System.nanoTime() + LOCK_WAIT_MILLIS * 1_000_000L;
-        try {
-            while (true) {
-                FileLock lock = ch.tryLock();
-                if (lock != null) {
-                    return lock;
-                }
-                if (System.nanoTime() > deadline) {
-                    return null;
-                }
-                Thread.sleep(2);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (IOException | OverlappingFileLockException | UnsupportedOperationException e) {
-            return null;
-        }
-    }
-
-    /** True when {@code p} is the same file as this process's stdout (Linux /proc only). */
-    private static boolean isStdout(Path p) {
-        try {
-            Path fd1 = Path.of("/proc/self/fd/1");
-            if (!Files.exists(fd1) || !Files.exists(p)) {
-                return false;
-            }
-            Object a = Files.readAttributes(p, BasicFileAttributes.class).fileKey();
-            Object b = Files.readAttributes(fd1, BasicFileAttributes.class).fileKey();
-            return a != null && Objects.equals(a, b);
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        LockedAppend.append(path, bytes);
     }
 
     /**

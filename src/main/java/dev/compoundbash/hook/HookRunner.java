@@ -1,6 +1,7 @@
 package dev.compoundbash.hook;
 
 import dev.compoundbash.facts.CallContext;
+import dev.compoundbash.audit.DecisionLog;
 import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.PermissionRule;
@@ -32,7 +33,7 @@ public final class HookRunner {
 
     /**
      * @param env     the process environment ({@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR},
-     *                {@code CLAUDE_COMPOUND_LOG}); the JVM's {@code user.home} is never used
+     *                {@code CLAUDE_COMPOUND_LOG}, {@code CLAUDE_COMPOUND_DECISION_LOG}); the JVM's {@code user.home} is never used
      * @param version the version written on each log line
      */
     public HookRunner(Map<String, String> env, String version) {
@@ -48,9 +49,11 @@ public final class HookRunner {
      * @return the exit code: always 0
      */
     public int run(InputStream in, PrintStream out) {
+        long start = System.nanoTime();
         HookLog log = HookLog.open(env, version);
+        DecisionLog decisions = DecisionLog.open(env, version);
         try {
-            String json = decide(in, log);
+            String json = decide(in, log, decisions, start);
             if (json != null) {
                 out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
@@ -60,12 +63,13 @@ public final class HookRunner {
             log.log("DEFER: internal error: " + t);
         } finally {
             log.close();
+            decisions.close();
         }
         return 0;
     }
 
     /** The decision JSON, or null to defer. */
-    private String decide(InputStream in, HookLog log) {
+    private String decide(InputStream in, HookLog log, DecisionLog decisions, long start) {
         HookInput input;
         try {
             input = HookInput.read(in);
@@ -78,9 +82,11 @@ public final class HookRunner {
             return null;
         }
         PermissionSettings settings = SettingsLoader.load(env);
+        for (String note : UserRules.notes(env)) log.log("rules: " + note);
         RuleEngine engine = RuleEngine.load(UserRules.files(env));
         Verdict v = decide(input.command(), input.cwd(), input.permissionMode(), settings, engine, env.get("TMPDIR"),
                 log);
+        decisions.record(input.sessionId(), input.cwd(), input.command(), v, (System.nanoTime() - start) / 1000);
         return v.json();
     }
 

@@ -1,0 +1,150 @@
+package dev.compoundbash.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Streams the evaluations recorded in a decision log, one at a time, in bounded memory. Reads both forms, line by
+ * line, so one file may even mix them:
+ *
+ * <ul>
+ *   <li>the JSONL decision log ({@link DecisionLog}): every line that starts with <code>{</code> is one entry with
+ *       its {@code time}, {@code cwd}, {@code command}, {@code decision} and {@code reason};</li>
+ *   <li>the human text log ({@code HookLog}, seed-compatible): an {@code evaluating: <command>} line starts an
+ *       entry, and the next {@code ALLOW:}, {@code ASK:}, {@code DENY:} or {@code DEFER:} line (upper case,
+ *       followed directly by a colon) gives its old decision and reason. That log has no working directory, so
+ *       {@link Entry#cwd()} is null; its commands were escaped onto one line ({@code \n}, {@code \r},
+ *       <code>&#92;uXXXX</code>, backslashes not doubled), and are unescaped here, so a command that held a
+ *       literal backslash-n is read back with a newline: the JSONL log is the exact record.</li>
+ * </ul>
+ */
+public final class LogReader {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern TEXT_LINE = Pattern.compile("^(\\S+) \\[[^\\]]*\\] (.*)$");
+    private static final Pattern FINAL = Pattern.compile("^(ALLOW|ASK|DENY|DEFER): (.*)$");
+
+    /**
+     * One recorded evaluation.
+     *
+     * @param source      {@code file:line} of the entry
+     * @param time        when it was decided; null when the line has no readable time
+     * @param cwd         the working directory, null when the log does not record it
+     * @param command     the command
+     * @param oldDecision {@code allow ask deny defer}, or {@code unknown} when the log holds no decision for it
+     * @param oldReason   the recorded reason, may be empty
+     */
+    public record Entry(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
+                        String oldReason) {
+    }
+
+    private LogReader() {
+    }
+
+    /**
+     * Reads every entry of {@code in}, handing each to {@code sink} as soon as it is complete.
+     *
+     * @param name the file name used in {@link Entry#source()}
+     * @param in   the log's lines
+     * @param sink receives the entries in log order
+     * @return the number of lines that were neither an entry nor part of one (e.g. malformed JSON)
+     * @throws IOException when reading fails
+     */
+    public static int read(String name, BufferedReader in, Consumer<Entry> sink) throws IOException {
+        String line;
+        int n = 0;
+        int skipped = 0;
+        Entry open = null; // a text-log entry waiting for its decision line
+        while ((line = in.readLine()) != null) {
+            n++;
+            if (line.startsWith("{")) {
+                try {
+                    JsonNode o = JSON.readTree(line);
+                    if (!o.path("command").isTextual()) {
+                        skipped++;
+                        continue;
+                    }
+                    sink.accept(new Entry(name + ":" + n, time(o.path("time").asText(null)),
+                            o.hasNonNull("cwd") ? o.path("cwd").asText() : null, o.path("command").asText(),
+                            o.path("decision").asText("unknown"), o.path("reason").asText("")));
+                } catch (IOException e) {
+                    skipped++;
+                }
+                continue;
+            }
+            Matcher m = TEXT_LINE.matcher(line);
+            if (!m.matches()) {
+                if (!line.isBlank()) skipped++;
+                continue;
+            }
+            String message = m.group(2);
+            if (message.startsWith("evaluating: ")) {
+                if (open != null) sink.accept(open);
+                open = new Entry(name + ":" + n, time(m.group(1)), null,
+                        unescape(message.substring("evaluating: ".length())), "unknown", "");
+                continue;
+            }
+            Matcher f = FINAL.matcher(message);
+            if (f.matches() && open != null) {
+                sink.accept(new Entry(open.source(), open.time(), null, open.command(),
+                        f.group(1).toLowerCase(java.util.Locale.ROOT), f.group(2)));
+                open = null;
+            }
+        }
+        if (open != null) sink.accept(open);
+        return skipped;
+    }
+
+    private static OffsetDateTime time(String s) {
+        if (s == null) return null;
+        try {
+            return OffsetDateTime.parse(s);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Undoes {@code HookLog.escape}: {@code \n}, {@code \r} and <code>&#92;uXXXX</code> become the characters.
+     *
+     * @param s an escaped message
+     * @return the message
+     */
+    public static String unescape(String s) {
+        if (s.indexOf('\\') < 0) return s;
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char d = s.charAt(i + 1);
+                if (d == 'n') {
+                    sb.append('\n');
+                    i++;
+                    continue;
+                }
+                if (d == 'r') {
+                    sb.append('\r');
+                    i++;
+                    continue;
+                }
+                if (d == 'u' && i + 6 <= s.length()) {
+                    String hex = s.substring(i + 2, i + 6);
+                    if (hex.matches("[0-9a-f]{4}")) {
+                        sb.append((char) Integer.parseInt(hex, 16));
+                        i += 5;
+                        continue;
+                    }
+                }
+            }
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,177 @@
+package dev.compoundbash.audit;
+
+import dev.compoundbash.hook.HookLog;
+import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.rules.RuleEngine;
+import dev.compoundbash.settings.PermissionSettings;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * Audit replay: re-evaluates every command of one or more decision logs ({@link LogReader}) through
+ * {@link HookRunner#decide}, exactly as the hook would decide it now, and compares with the recorded decision.
+ * Streams: memory stays bounded whatever the log size (changed decisions are spooled to a temporary file).
+ */
+public final class Replay {
+    /** Settings for an entry, given its recorded working directory (null when the log has none). */
+    private final Function<String, PermissionSettings> settings;
+    private final RuleEngine engine;
+    private final String defaultCwd;
+    private final String tmpDir;
+    private final OffsetDateTime since;
+    private final HookLog quiet = HookLog.open(Map.of(), "replay");
+
+    private final Map<String, Long> transitions = new TreeMap<>();
+    private long total;
+    private long changed;
+    private long skippedLines;
+    private final Path spool;
+    private final BufferedWriter changes;
+
+    /**
+     * @param engine     the rules to judge with
+     * @param settings   the permission settings for an entry's recorded cwd (null for the text log)
+     * @param defaultCwd the working directory for entries that record none
+     * @param tmpDir     {@code $TMPDIR}, may be null
+     * @param since      only entries at or after this time; null for all
+     * @throws IOException when the spool file cannot be created
+     */
+    public Replay(RuleEngine engine, Function<String, PermissionSettings> settings, String defaultCwd, String tmpDir,
+                  OffsetDateTime since) throws IOException {
+        this.engine = engine;
+        this.settings = settings;
+        this.defaultCwd = defaultCwd;
+        this.tmpDir = tmpDir;
+        this.since = since;
+        this.spool = Files.createTempFile("compound-bash-replay-", ".txt");
+        this.changes = Files.newBufferedWriter(spool, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Replays every entry of {@code log}.
+     *
+     * @param log      a JSONL decision log or text log
+     * @param progress receives the number of bytes read so far (for a progress bar); may be null
+     * @throws IOException when the log cannot be read
+     */
+    public void replay(Path log, LongConsumer progress) throws IOException {
+        try (InputStream raw = Files.newInputStream(log);
+             CountingStream counted = new CountingStream(raw, progress);
+             BufferedReader in = new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8))) {
+            skippedLines += LogReader.read(log.toString(), in, this::one);
+        }
+    }
+
+    private void one(LogReader.Entry e) {
+        if (since != null && (e.time() == null || e.time().isBefore(since))) return;
+        total++;
+        String cwd = e.cwd() != null ? e.cwd() : defaultCwd;
+        HookRunner.Verdict v;
+        try {
+            v = HookRunner.decide(e.command(), cwd, settings.apply(e.cwd()), engine, tmpDir, quiet);
+        } catch (RuntimeException ex) {
+            v = new HookRunner.Verdict("defer", "internal error: " + ex, null);
+        }
+        String key = e.oldDecision() + " -> " + v.outcome();
+        transitions.merge(key, 1L, Long::sum);
+        if (e.oldDecision().equals("unknown") || e.oldDecision().equals(v.outcome())) return;
+        changed++;
+        try {
+            changes.write(e.source() + (e.time() != null ? "  " + e.time() : "") + (e.cwd() != null ? "  cwd " + e.cwd() : "")
+                    + "\n    command: " + HookLog.escape(e.command())
+                    + "\n    old: " + e.oldDecision() + "  " + HookLog.escape(e.oldReason())
+                    + "\n    new: " + v.outcome() + "  " + HookLog.escape(v.reason()) + "\n");
+        } catch (IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    /** Entries replayed so far. */
+    public long total() {
+        return total;
+    }
+
+    /** Entries whose decision changed (entries with no recorded decision never count). */
+    public long changed() {
+        return changed;
+    }
+
+    /** Counts per {@code "old -> new"} transition, sorted. */
+    public Map<String, Long> transitions() {
+        return new LinkedHashMap<>(transitions);
+    }
+
+    /**
+     * Prints the summary (each old → new transition with its count), then every changed decision with both
+     * reasons, then deletes the spool.
+     *
+     * @param out where the report goes
+     * @throws IOException when the spool cannot be read back
+     */
+    public void report(PrintStream out) throws IOException {
+        changes.close();
+        out.println("old -> new          count");
+        for (Map.Entry<String, Long> t : transitions.entrySet()) {
+            String[] ends = t.getKey().split(" -> ");
+            boolean diff = !ends[0].equals("unknown") && !ends[0].equals(ends[1]);
+            out.printf("%-18s %6d%s%n", ends[0] + " -> " + ends[1], t.getValue(), diff ? "  changed" : "");
+        }
+        out.println(total + " decision(s) replayed, " + changed + " changed"
+                + (skippedLines > 0 ? ", " + skippedLines + " unreadable line(s) skipped" : ""));
+        if (changed > 0) {
+            out.println();
+            out.println("changed decisions:");
+            try (BufferedReader r = Files.newBufferedReader(spool, StandardCharsets.UTF_8)) {
+                String line;
+                while ((line = r.readLine()) != null) out.println(line);
+            }
+        }
+        Files.deleteIfExists(spool);
+    }
+
+    /** An input stream that reports how many bytes went through it. */
+    private static final class CountingStream extends FilterInputStream {
+        private final LongConsumer progress;
+        private long count;
+
+        CountingStream(InputStream in, LongConsumer progress) {
+            super(in);
+            this.progress = progress;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) tick(1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) tick(n);
+            return n;
+        }
+
+        private void tick(long n) {
+            count += n;
+            if (progress != null) progress.accept(count);
+        }
+    }
+
+}

@@ -1,0 +1,185 @@
+package dev.compoundbash.cli;
+
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.difflib.DiffUtils;
+import com.github.difflib.UnifiedDiffUtils;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Adds or removes compound-bash's PreToolUse hook entry in a Claude Code {@code settings.json} (Claude Code docs,
+ * "Hooks reference": {@code hooks.PreToolUse[] = {matcher, hooks: [{type: "command", command, timeout}]}}). Every
+ * other key is kept with its value; the file is re-printed the way Claude Code prints it (two-space indent). An
+ * entry is ours when its command runs {@code compound-bash hook}; it is never added twice.
+ */
+public final class HookInstaller {
+    /** Matches a hook command that runs compound-bash in hook mode, whatever its path or quoting. */
+    static final Pattern OURS = Pattern.compile("(?s).*compound-bash[\"']?\\s+hook\\s*");
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+            .build();
+
+    /** The text before and after an edit; equal when there was nothing to do. */
+    public record Edit(Path file, String before, String after) {
+        /** True when the edit changes the file. */
+        public boolean changes() {
+            return !before.equals(after);
+        }
+
+        /** A unified diff (java-diff-utils) of the edit, empty when nothing changes. */
+        public String diff() {
+            if (!changes()) return "";
+            List<String> a = lines(before), b = lines(after);
+            List<String> d = UnifiedDiffUtils.generateUnifiedDiff(file + " (before)", file + " (after)", a,
+                    DiffUtils.diff(a, b), 3);
+            return String.join("\n", d) + "\n";
+        }
+
+        private static List<String> lines(String s) {
+            return s.isEmpty() ? List.of() : Arrays.asList(s.split("\n"));
+        }
+    }
+
+    private HookInstaller() {
+    }
+
+    /**
+     * Computes the install edit: appends {@code {"matcher": "Bash", "hooks": [{"type": "command", "command":
+     * command, "timeout": 30}]}} to {@code hooks.PreToolUse}, unless an entry of ours is already there.
+     *
+     * @param file    the settings file (missing: an empty object)
+     * @param command the hook command, e.g. {@code /opt/compound-bash/bin/compound-bash hook}
+     * @return the edit
+     * @throws IOException when the file cannot be read or is not a JSON object
+     */
+    public static Edit install(Path file, String command) throws IOException {
+        String before = read(file);
+        ObjectNode root = parse(file, before);
+        if (installed(root)) return new Edit(file, before, before);
+        JsonNode hooksNode = root.get("hooks");
+        ObjectNode hooks = hooksNode instanceof ObjectNode o ? o : root.putObject("hooks");
+        JsonNode pre = hooks.get("PreToolUse");
+        ArrayNode list = pre instanceof ArrayNode a ? a : hooks.putArray("PreToolUse");
+        ObjectNode entry = list.addObject();
+        entry.put("matcher", "Bash");
+        ObjectNode h = entry.putArray("hooks").addObject();
+        h.put("type", "command");
+        h.put("command", command);
+        h.put("timeout", 30);
+        return new Edit(file, before, print(root));
+    }
+
+    /**
+     * Computes the uninstall edit: removes every hook of ours from {@code hooks.PreToolUse}, then any matcher
+     * group, {@code PreToolUse} list or {@code hooks} object that this leaves empty.
+     *
+     * @param file the settings file
+     * @return the edit (no change when nothing of ours is there or the file is missing)
+     * @throws IOException when the file cannot be read or is not a JSON object
+     */
+    public static Edit uninstall(Path file) throws IOException {
+        String before = read(file);
+        if (before.isEmpty()) return new Edit(file, before, before);
+        ObjectNode root = parse(file, before);
+        if (!installed(root)) return new Edit(file, before, before);
+        ObjectNode hooks = (ObjectNode) root.get("hooks");
+        ArrayNode pre = (ArrayNode) hooks.get("PreToolUse");
+        for (Iterator<JsonNode> groups = pre.elements(); groups.hasNext(); ) {
+            JsonNode g = groups.next();
+            if (!(g.get("hooks") instanceof ArrayNode inner)) continue;
+            boolean removed = false;
+            for (Iterator<JsonNode> it = inner.elements(); it.hasNext(); ) {
+                if (ours(it.next())) {
+                    it.remove();
+                    removed = true;
+                }
+            }
+            if (removed && inner.isEmpty()) groups.remove();
+        }
+        if (pre.isEmpty()) hooks.remove("PreToolUse");
+        if (hooks.isEmpty()) root.remove("hooks");
+        return new Edit(file, before, print(root));
+    }
+
+    /**
+     * Writes an edit: first a backup copy {@code settings.json.<yyyyMMdd-HHmmss>.bak} of the old file (when there
+     * is one), then the new text through a temporary file renamed over the old one.
+     *
+     * @param edit the edit; nothing is written when it changes nothing
+     * @return the backup written, or null
+     * @throws IOException when writing fails
+     */
+    public static Path apply(Edit edit) throws IOException {
+        if (!edit.changes()) return null;
+        Path file = edit.file().toAbsolutePath();
+        Files.createDirectories(file.getParent());
+        Path backup = null;
+        if (Files.exists(file)) {
+            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+            backup = file.resolveSibling(file.getFileName() + "." + stamp + ".bak");
+            Files.copy(file, backup, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        Path tmp = Files.createTempFile(file.getParent(), ".settings-", ".tmp");
+        Files.writeString(tmp, edit.after(), StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return backup;
+    }
+
+    /** True when {@code hooks.PreToolUse} of {@code root} already holds a hook of ours. */
+    static boolean installed(JsonNode root) {
+        for (JsonNode g : root.path("hooks").path("PreToolUse")) {
+            for (JsonNode h : g.path("hooks")) if (ours(h)) return true;
+        }
+        return false;
+    }
+
+    private static boolean ours(JsonNode hook) {
+        return hook.path("command").isTextual() && OURS.matcher(hook.path("command").asText()).matches();
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    }
+
+    private static ObjectNode parse(Path file, String text) throws IOException {
+        if (text.isBlank()) return JSON.createObjectNode();
+        JsonNode n;
+        try {
+            n = JSON.readTree(text);
+        } catch (IOException e) {
+            throw new IOException(file + " is not valid JSON: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+        if (!(n instanceof ObjectNode o)) throw new IOException(file + " does not hold a JSON object");
+        return o;
+    }
+
+    /** Prints like JSON.stringify(value, null, 2) plus a final newline, as Claude Code writes settings. */
+    static String print(JsonNode root) throws IOException {
+        DefaultPrettyPrinter pp = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+                .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                .withObjectEmptySeparator("").withArrayEmptySeparator(""));
+        pp.indentArraysWith(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"));
+        pp.indentObjectsWith(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"));
+        return JSON.writer(pp).writeValueAsString(root) + "\n";
+    }
+}
