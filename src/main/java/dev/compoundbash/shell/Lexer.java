@@ -85,6 +85,18 @@ final class Lexer {
     final Map<Integer, HereDocResult> found = new HashMap<>();
     /** Offsets of {@code $((} / {@code ((} that did not close as arithmetic (so we do not try again). */
     final Set<Integer> arithFailed = new HashSet<>();
+    /**
+     * Nested lists ({@code $( )}, {@code <( )}, {@code >( )}) that failed to parse, by the offset after their
+     * {@code (}, with the nesting depth they failed at. Backtracking from {@code $((} to {@code $(} reaches the same
+     * inner list again at every level; parsing it from the same offset, no shallower and with no here-document
+     * pending, fails again, so the first failure is rethrown instead of re-parsing (issue 8 fuzzing: unbalanced
+     * nested {@code $((} was quadratic).
+     */
+    final Map<Integer, Failure> nestedFailed = new HashMap<>();
+
+    /** A nested list's parse failure and the depth it happened at. */
+    record Failure(ParseException error, int depth) {
+    }
 
     Lexer(Root root, char[] s, int[] map, int[] endMap, int depth, Map<Integer, HereDocResult> known) {
         this.root = root;

@@ -10,7 +10,10 @@ public final class ParseException extends Exception {
 
     /** Creates an exception for {@code message} at the given 1-based {@code line} and {@code column}. */
     public ParseException(String message, int line, int column) {
-        super(line + ":" + column + ": " + message);
+        // No stack trace: the parser throws and catches these while it backtracks ($(( as arithmetic, then as a
+        // command substitution) at every nesting level, where filling a deep stack each time roughly doubled the
+        // cost of unbalanced nested input (issue 8 fuzzing; bench/RESULTS.md).
+        super(line + ":" + column + ": " + message, null, false, false);
         this.line = line;
         this.column = column;
     }

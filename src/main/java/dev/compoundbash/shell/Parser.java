@@ -82,18 +82,28 @@ public final class Parser {
     /** Parses the list inside {@code $( )}, {@code <( )} or {@code >( )}; position just after the {@code (}. */
     CommandList nestedList(String opener) throws ParseException {
         int open = lx.pos;
-        lx.enter();
-        CommandList body = parseList(true);
-        lx.skipNewlines();
-        if (lx.cur() != ')') {
-            if (lx.cur() == Lexer.EOF) {
-                throw lx.errAt(open, "unexpected end of file while looking for matching `)' of " + opener);
+        boolean memo = lx.pending.isEmpty();
+        Lexer.Failure before = memo ? lx.nestedFailed.get(open) : null;
+        if (before != null && lx.depth >= before.depth()) throw before.error();
+        int depth = lx.depth;
+        try {
+            lx.enter();
+            CommandList body = parseList(true);
+            lx.skipNewlines();
+            if (lx.cur() != ')') {
+                if (lx.cur() == Lexer.EOF) {
+                    throw lx.errAt(open, "unexpected end of file while looking for matching `)' of " + opener);
+                }
+                throw lx.unexpected();
             }
-            throw lx.unexpected();
+            lx.pos++;
+            lx.leave();
+            return body;
+        } catch (ParseException e) {
+            if (memo) lx.nestedFailed.merge(open, new Lexer.Failure(e, depth),
+                    (a, b) -> a.depth() <= b.depth() ? a : b);
+            throw e;
         }
-        lx.pos++;
-        lx.leave();
-        return body;
     }
 
     // ---------------------------------------------------------------- lists

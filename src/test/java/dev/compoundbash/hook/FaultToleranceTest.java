@@ -1,0 +1,171 @@
+package dev.compoundbash.hook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Fault tolerance (issue 8 part 4): malformed, huge and non-UTF-8 settings files, an unreadable home, a full disk
+ * for the log, a broken user DRL and 32 hook processes writing one log at once each end in a correct decision or a
+ * defer, with exit 0, one whole JSON line or nothing on stdout, and no corrupt log line.
+ */
+class FaultToleranceTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    static String input(String command, String cwd) throws Exception {
+        return JSON.writeValueAsString(Map.of("tool_name", "Bash", "hook_event_name", "PreToolUse",
+                "session_id", "t", "cwd", cwd, "tool_input", Map.of("command", command)));
+    }
+
+    /** Runs the hook in process; returns the outcome after checking the stdout contract. */
+    static String hook(Map<String, String> env, String command, String cwd) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = new HookRunner(env, "test").run(
+                new ByteArrayInputStream(input(command, cwd).getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(rc).isZero();
+        return outcome(out.toString(StandardCharsets.UTF_8));
+    }
+
+    static String outcome(String stdout) throws Exception {
+        if (stdout.isEmpty()) return "defer";
+        assertThat(stdout).endsWith("\n");
+        assertThat(stdout.strip()).doesNotContain("\n");
+        JsonNode n = JSON.readTree(stdout);
+        return n.path("hookSpecificOutput").path("permissionDecision").asText();
+    }
+
+    private Map<String, String> homeWithSettings(byte[] settings) throws Exception {
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home.resolve(".claude"));
+        Files.write(home.resolve(".claude/settings.json"), settings);
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", home.toString());
+        env.put(HookLog.LOG_ENV, tmp.resolve("hook.log").toString());
+        return env;
+    }
+
+    @Test
+    void malformedSettingsAreSkipped() throws Exception {
+        Map<String, String> env = homeWithSettings("{\"permissions\": {\"allow\": [\"Bash(git *)\"".getBytes());
+        assertThat(hook(env, "ls -la | wc -l", tmp.toString())).isEqualTo("allow");
+        assertThat(hook(env, "git status", tmp.toString())).isEqualTo("defer");
+        assertThat(Files.readString(tmp.resolve("hook.log"))).contains("settings");
+    }
+
+    @Test
+    void settingsOfTheWrongShapeAreSkipped() throws Exception {
+        Map<String, String> env = homeWithSettings("{\"permissions\": {\"allow\": \"Bash(*)\", \"deny\": 7}}"
+                .getBytes());
+        assertThat(hook(env, "ls", tmp.toString())).isEqualTo("allow");
+        assertThat(hook(env, "curl x", tmp.toString())).isEqualTo("defer");
+    }
+
+    @Test
+    void hugeSettingsStillDecide() throws Exception {
+        StringBuilder b = new StringBuilder("{\"permissions\": {\"deny\": [\"Bash(rm *)\"], \"allow\": [");
+        for (int i = 0; i < 20_000; i++) b.append("\"Bash(tool").append(i).append(" *)\",");
+        b.append("\"Bash(git *)\"], \"padding\": \"").append("x".repeat(5_000_000)).append("\"}}");
+        Map<String, String> env = homeWithSettings(b.toString().getBytes(StandardCharsets.UTF_8));
+        assertThat(hook(env, "git status && rm -rf x", tmp.toString())).isEqualTo("deny");
+    }
+
+    @Test
+    void nonUtf8SettingsNeverApprove() throws Exception {
+        byte[] bytes = {'{', '"', 'p', (byte) 0xff, (byte) 0xfe, '"', ':', (byte) 0xc3, '}', 0, (byte) 0x80};
+        Map<String, String> env = homeWithSettings(bytes);
+        assertThat(hook(env, "curl x", tmp.toString())).isEqualTo("defer");
+        assertThat(hook(env, "ls", tmp.toString())).isIn("allow", "defer");
+    }
+
+    @Test
+    void unreadableHomeDefersOrDecidesFromTheTiers() throws Exception {
+        Path file = Files.writeString(tmp.resolve("not-a-dir"), "x");
+        for (String home : List.of(file.toString(), tmp.resolve("missing/home").toString(), "")) {
+            Map<String, String> env = new HashMap<>();
+            env.put("HOME", home);
+            assertThat(hook(env, "ls", tmp.toString())).as(home).isIn("allow", "defer");
+            assertThat(hook(env, "curl x", tmp.toString())).as(home).isEqualTo("defer");
+            assertThat(hook(env, "echo $(curl x)", tmp.toString())).as(home).isIn("ask", "defer");
+        }
+    }
+
+    @Test
+    void fullDiskForTheLogStillDecides() throws Exception {
+        Map<String, String> env = homeWithSettings("{\"permissions\":{\"deny\":[\"Bash(rm *)\"]}}".getBytes());
+        env.put(HookLog.LOG_ENV, "/dev/full");
+        assertThat(Files.exists(Path.of("/dev/full"))).isTrue();
+        assertThat(hook(env, "ls", tmp.toString())).isEqualTo("allow");
+        assertThat(hook(env, "ls; rm -rf x", tmp.toString())).isEqualTo("deny");
+    }
+
+    @Test
+    void brokenUserDrlAsks() throws Exception {
+        Map<String, String> env = homeWithSettings("{}".getBytes());
+        Path rules = Files.createDirectories(tmp.resolve("home/.claude/compound-bash/rules"));
+        Files.writeString(rules.resolve("mine.drl"), "package x\nrule \"broken\" when then oops( end\n");
+        assertThat(hook(env, "ls", tmp.toString())).isEqualTo("ask");
+        Files.write(rules.resolve("mine.drl"), new byte[]{(byte) 0xff, 0, (byte) 0xfe, 'r', 'u', 'l', 'e'});
+        assertThat(hook(env, "ls", tmp.toString())).isIn("ask", "defer");
+    }
+
+    @Test
+    void thirtyTwoProcessesShareOneLog() throws Exception {
+        Map<String, String> env = homeWithSettings(
+                "{\"permissions\":{\"allow\":[\"Bash(git *)\"],\"deny\":[\"Bash(rm *)\"]}}".getBytes());
+        Path log = tmp.resolve("shared.log");
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String[][] calls = {{"git status && ls", "allow"}, {"ls; rm -rf x", "deny"}, {"echo $(curl x)", "ask"},
+                {"curl x", "defer"}};
+        List<Process> ps = new ArrayList<>();
+        List<Path> outs = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xlog:disable", "-cp", cp,
+                    "dev.compoundbash.cli.Main", "hook");
+            pb.environment().keySet().removeIf(k -> k.startsWith("CLAUDE_"));
+            pb.environment().put("HOME", env.get("HOME"));
+            pb.environment().put(HookLog.LOG_ENV, log.toString());
+            Path out = tmp.resolve("out" + i);
+            outs.add(out);
+            pb.redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            p.getOutputStream().write(input(calls[i % calls.length][0], tmp.toString())
+                    .getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            ps.add(p);
+        }
+        for (int i = 0; i < 32; i++) {
+            assertThat(ps.get(i).waitFor(600, TimeUnit.SECONDS)).isTrue();
+            assertThat(ps.get(i).exitValue()).isZero();
+            assertThat(outcome(Files.readString(outs.get(i)))).as(calls[i % calls.length][0])
+                    .isEqualTo(calls[i % calls.length][1]);
+        }
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        assertThat(lines).isNotEmpty();
+        for (String line : lines) {
+            assertThat(line).matches("^\\d{4}-\\d{2}-\\d{2}T\\S+ .*").doesNotContain("\u0000");
+        }
+        // Every process logged its evaluation line and its outcome.
+        assertThat(lines.stream().filter(l -> l.contains("ALLOW")).count()).isGreaterThanOrEqualTo(8);
+        assertThat(lines.stream().filter(l -> l.contains("DENY")).count()).isGreaterThanOrEqualTo(8);
+    }
+}
