@@ -1,0 +1,50 @@
+package dev.compoundbash.rules;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The environment variables an allow rule or a safety tier may approve a command past when they are set in its
+ * prefix ({@code LANG=C sort x}). They change formatting, locale, colours, logging or build targets, never which
+ * program runs or what code it loads. The list follows the variables Claude Code's own Bash permission check strips
+ * before matching allow rules (its {@code SAFE_ENV_VARS}: Go build settings, {@code RUST_BACKTRACE},
+ * {@code RUST_LOG}, {@code NODE_ENV}, Python's behaviour flags, locale, terminal and colour settings), plus every
+ * {@code LC_*} locale category (POSIX Base Definitions §8.2) and {@code CI}, {@code COLUMNS}, {@code LINES}.
+ *
+ * <p>Never on it, whatever the value: {@code PATH}, {@code LD_*} and {@code DYLD_*}, {@code BASH_ENV}, {@code ENV},
+ * {@code IFS}, {@code SHELLOPTS}, {@code PROMPT_COMMAND}, {@code PYTHONPATH}, {@code NODE_OPTIONS},
+ * {@code NODE_PATH}, {@code GIT_SSH_COMMAND}, {@code GIT_EXTERNAL_DIFF}, {@code PAGER}, {@code EDITOR},
+ * {@code HOME}, {@code TMPDIR}: they choose what runs. Deny and ask rules match past any prefix, safe or not.
+ */
+public final class SafeEnvironment {
+    /** The exact names that are safe. */
+    public static final Set<String> NAMES = Set.of(
+            "GOEXPERIMENT", "GOOS", "GOARCH", "CGO_ENABLED", "GO111MODULE",
+            "RUST_BACKTRACE", "RUST_LOG",
+            "NODE_ENV",
+            "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE",
+            "LANG", "LANGUAGE", "CHARSET",
+            "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TZ",
+            "LS_COLORS", "LSCOLORS", "GREP_COLOR", "GREP_COLORS", "GCC_COLORS",
+            "CI", "COLUMNS", "LINES");
+
+    private SafeEnvironment() {
+    }
+
+    /**
+     * @param name a variable name as written in an assignment
+     * @return true when setting it for a command cannot change what the command runs
+     */
+    public static boolean isSafe(String name) {
+        return NAMES.contains(name) || name.matches("LC_[A-Z]+");
+    }
+
+    /**
+     * @param names the variable names of a command's environment prefix (possibly empty)
+     * @return true when every one is {@linkplain #isSafe safe}; true for no prefix
+     */
+    public static boolean allSafe(List<String> names) {
+        for (String n : names) if (!isSafe(n)) return false;
+        return true;
+    }
+}
