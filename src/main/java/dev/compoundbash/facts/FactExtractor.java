@@ -44,6 +44,8 @@ public final class FactExtractor {
     private int privilegeId = -1;
     /** {@code NAME=VALUE} words a wrapper put in the environment of the commands being extracted. */
     private List<String> inherited = List.of();
+    /** Names set by assignment statements and declaration builtins met so far, in order. */
+    private final List<String> shellVariables = new ArrayList<>();
 
     private FactExtractor(String source, Environment env) {
         this.source = source;
@@ -178,9 +180,21 @@ public final class FactExtractor {
             unwrap(sc, argv, dyn, top);
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
+            if (!dyn[0] && DECLARATIONS.contains(argv.get(0))) {
+                for (String a : argv.subList(1, argv.size())) {
+                    if (WrapperGrammar.isAssignmentWord(a)) shellVariables.add(a.substring(0, a.indexOf('=')));
+                }
+            }
+        } else {
+            // A statement of assignments only sets shell variables, seen by the commands after it.
+            for (Assignment a : s.assignments()) shellVariables.add(a.name());
         }
         redirections(s.redirections(), id);
     }
+
+    /** Builtins that set variables from {@code NAME=VALUE} arguments (bash(1) SHELL BUILTIN COMMANDS). */
+    private static final java.util.Set<String> DECLARATIONS = java.util.Set.of("export", "declare", "typeset",
+            "local", "readonly");
 
     private SubCommand commandFact(int id, List<String> argv, boolean[] dyn, String raw, boolean top, String role,
                                    int wrapperId, boolean appended, List<String> assignmentWords) {
@@ -195,7 +209,7 @@ public final class FactExtractor {
             names.add(bracket < 0 ? name : name.substring(0, bracket));
         }
         return new SubCommand(id, argv, raw, dyn.length > 0 && dyn[0], dynamicArgs, top, context, role, wrapperId,
-                appended, names, assignmentWords, privilegeId);
+                appended, names, assignmentWords, privilegeId, List.copyOf(shellVariables));
     }
 
     /**

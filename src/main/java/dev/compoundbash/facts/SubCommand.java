@@ -24,6 +24,7 @@ public final class SubCommand {
     private final List<String> assignmentNames;
     private final List<String> assignments;
     private final int privilegeId;
+    private final List<String> shellVariables;
 
     /**
      * @param id                unique among the facts of one evaluation
@@ -42,7 +43,7 @@ public final class SubCommand {
                       boolean topLevel, List<String> contextPath, String role, int wrapperId,
                       boolean argumentsAppended, List<String> assignmentNames) {
         this(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, role, wrapperId, argumentsAppended,
-                assignmentNames, assignmentNames, -1);
+                assignmentNames, assignmentNames, -1, List.of());
     }
 
     /**
@@ -52,12 +53,14 @@ public final class SubCommand {
      *                    names of {@code assignmentNames}, with their values); used to match rules written with
      *                    the prefix
      * @param privilegeId id of the innermost {@code sudo}/{@code doas} command this one runs under, or -1
+     * @param shellVariables names of the variables an earlier statement of the command set in the shell
+     *                    ({@code PATH=/x; ls}, {@code export PATH=/x; ls}); empty when none
      * @see #SubCommand(int, List, String, boolean, boolean, boolean, List, String, int, boolean, List)
      */
     public SubCommand(int id, List<String> argv, String raw, boolean dynamicName, boolean dynamicArgs,
                       boolean topLevel, List<String> contextPath, String role, int wrapperId,
                       boolean argumentsAppended, List<String> assignmentNames, List<String> assignments,
-                      int privilegeId) {
+                      int privilegeId, List<String> shellVariables) {
         this.id = id;
         this.argv = List.copyOf(argv);
         this.raw = raw;
@@ -71,6 +74,7 @@ public final class SubCommand {
         this.assignmentNames = List.copyOf(assignmentNames);
         this.assignments = List.copyOf(assignments);
         this.privilegeId = privilegeId;
+        this.shellVariables = List.copyOf(shellVariables);
     }
 
     /**
@@ -82,7 +86,7 @@ public final class SubCommand {
      */
     public SubCommand withRole(String newRole, int newWrapperId) {
         return new SubCommand(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, newRole, newWrapperId,
-                argumentsAppended, assignmentNames, assignments, privilegeId);
+                argumentsAppended, assignmentNames, assignments, privilegeId, shellVariables);
     }
 
     public int getId() { return id; }
@@ -145,6 +149,12 @@ public final class SubCommand {
 
     /** Id of the innermost {@code sudo}/{@code doas} command this one runs under, or -1. */
     public int getPrivilegeId() { return privilegeId; }
+
+    /**
+     * Names of the variables set by statements that come before this command in the same call
+     * ({@code PATH=/x; ls}, {@code export LD_PRELOAD=y; make}): they may be exported to it.
+     */
+    public List<String> getShellVariables() { return shellVariables; }
 
     /** True when this command runs under {@code sudo} or {@code doas}: no allow rule for it counts on its own. */
     public boolean isPrivileged() { return privilegeId != -1; }

@@ -47,4 +47,34 @@ public final class SafeEnvironment {
         for (String n : names) if (!isSafe(n)) return false;
         return true;
     }
+
+    /**
+     * Variables that choose which program runs, what code it loads, or how the shell reads the rest of the
+     * command. Setting one in a statement before a command ({@code PATH=/tmp/x; ls}) may change what that command
+     * runs when the variable is exported, as these usually are: bash(1) "Shell Variables", ld.so(8), dyld(1),
+     * git(1) ENVIRONMENT VARIABLES, python(1), node(1), perlrun(1), ruby(1), java(1).
+     *
+     * @param name a variable name
+     * @return true when the name is one of them
+     */
+    public static boolean changesWhatRuns(String name) {
+        return RUNS.contains(name) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_")
+                || name.startsWith("BASH_FUNC_") || name.startsWith("PYTHON") || name.startsWith("PERL5")
+                || name.startsWith("RUBY") || name.startsWith("NODE_") && !name.equals("NODE_ENV");
+    }
+
+    /**
+     * @param names variable names set by earlier statements
+     * @return the first that {@linkplain #changesWhatRuns changes what runs}, or null
+     */
+    public static String firstChangingWhatRuns(List<String> names) {
+        for (String n : names) if (changesWhatRuns(n)) return n;
+        return null;
+    }
+
+    private static final Set<String> RUNS = Set.of("PATH", "BASH_ENV", "ENV", "IFS", "SHELLOPTS", "BASHOPTS",
+            "PROMPT_COMMAND", "PS4", "CDPATH", "GLOBIGNORE", "HOME", "TMPDIR", "PAGER", "MANPAGER", "EDITOR",
+            "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "CLASSPATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+            "JDK_JAVA_OPTIONS", "SSH_ASKPASS", "SUDO_ASKPASS", "GCONV_PATH", "XDG_CONFIG_HOME", "PERLLIB",
+            "GOFLAGS", "RUSTFLAGS", "RUSTC_WRAPPER", "CC", "CXX", "MAKEFLAGS", "NPM_CONFIG_PREFIX");
 }

@@ -287,4 +287,17 @@ class FactExtractorTest {
         assertThat(s.getPrefixedLine()).isEqualTo("FOO=1 /bin/rm -rf /tmp/x");
         assertThat(facts("ls").subCommands().get(0).getPrefixedLine()).isEqualTo("ls");
     }
+
+    @Test
+    void statementsSettingVariablesAreSeenByLaterCommands() throws Exception {
+        Facts f = facts("ls; PATH=/tmp; x=1 y=2; export A=1 B; declare -x C=2; echo hi");
+        List<SubCommand> s = f.subCommands();
+        assertThat(s).extracting(SubCommand::getLine).containsExactly("ls", "export A=1 B", "declare -x C=2",
+                "echo hi");
+        assertThat(s.get(0).getShellVariables()).isEmpty();
+        assertThat(s.get(1).getShellVariables()).containsExactly("PATH", "x", "y");
+        assertThat(s.get(3).getShellVariables()).containsExactly("PATH", "x", "y", "A", "C");
+        // A prefix is not a statement: it is the command's own environment.
+        assertThat(facts("PATH=/tmp ls; echo").subCommands().get(1).getShellVariables()).isEmpty();
+    }
 }
