@@ -44,6 +44,9 @@ public final class FactExtractor {
     private int privilegeId = -1;
     /** {@code NAME=VALUE} words a wrapper put in the environment of the commands being extracted. */
     private List<String> inherited = List.of();
+    /** Wrappers and inline scripts deeper than this are not read: their payloads are never approved. */
+    static final int MAX_WRAPPER_DEPTH = 64;
+    private int wrapperDepth;
     /** Names set by assignment statements and declaration builtins met so far, in order. */
     private final List<String> shellVariables = new ArrayList<>();
 
@@ -233,12 +236,18 @@ public final class FactExtractor {
         for (WrapperGrammar.Output o : u.outputs()) {
             outputTarget(sc.getId(), null, o.option(), o.path(argv), dyn[o.index()]);
         }
+        if (wrapperDepth >= MAX_WRAPPER_DEPTH) {
+            wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
+            return;
+        }
         int savedPrivilege = privilegeId;
         List<String> savedInherited = inherited;
         if (u.privileged()) privilegeId = sc.getId();
+        wrapperDepth++;
         try {
             unwrapPayloads(sc, u, argv, dyn, top);
         } finally {
+            wrapperDepth--;
             privilegeId = savedPrivilege;
             inherited = savedInherited;
         }

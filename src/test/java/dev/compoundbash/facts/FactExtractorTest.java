@@ -300,4 +300,16 @@ class FactExtractorTest {
         // A prefix is not a statement: it is the command's own environment.
         assertThat(facts("PATH=/tmp ls; echo").subCommands().get(1).getShellVariables()).isEmpty();
     }
+
+    @Test
+    void nestingBeyondTheLimitIsNotRead() throws Exception {
+        int depth = FactExtractor.MAX_WRAPPER_DEPTH;
+        Facts f = facts("eval ".repeat(depth + 5) + "ls");
+        assertThat(f.subCommands()).hasSize(depth + 1);
+        assertThat(f.wrappers()).filteredOn(w -> !w.isPayloadReadable()).hasSize(1);
+        Facts n = facts("nohup ".repeat(depth) + "ls");
+        assertThat(n.wrappers()).allMatch(Wrapper::isPayloadReadable);
+        assertThat(facts("nohup ".repeat(depth + 1) + "ls").wrappers()).filteredOn(w -> !w.isPayloadReadable())
+                .hasSize(1);
+    }
 }
