@@ -308,7 +308,7 @@ public final class FactExtractor {
 
     private Wrapper wrapper(int id, WrapperGrammar.Unwrapped u, int commandId, int payloadId, boolean readable) {
         return new Wrapper(id, u.kind(), commandId, payloadId, u.appendsArguments(), u.replaceMode(), readable,
-                u.privileged(), u.ownRuleRequired());
+                u.privileged(), u.ownRuleRequired(), u.changesDirectory());
     }
 
     /**

@@ -17,6 +17,7 @@ public final class Wrapper {
     private final boolean payloadReadable;
     private final boolean privileged;
     private final boolean ownRuleRequired;
+    private final boolean changesDirectory;
 
     /**
      * @param kind             the wrapper's name: {@code xargs}, {@code find}, {@code timeout}, {@code nice}, ...
@@ -26,7 +27,7 @@ public final class Wrapper {
      */
     public Wrapper(int id, String kind, int commandId, int payloadId, boolean appendsArguments, boolean replaceMode,
                    boolean payloadReadable) {
-        this(id, kind, commandId, payloadId, appendsArguments, replaceMode, payloadReadable, false, false);
+        this(id, kind, commandId, payloadId, appendsArguments, replaceMode, payloadReadable, false, false, false);
     }
 
     /**
@@ -35,10 +36,12 @@ public final class Wrapper {
      * @param privileged      {@code sudo}/{@code doas}: the payload runs as another user, so only an allow rule
      *                        matching the wrapper as written approves it
      * @param ownRuleRequired {@code eval}: the wrapper needs its own allow rule besides approved payloads
+     * @param changesDirectory the payload runs in another directory ({@code env -C DIR}, {@code sudo -D DIR})
      * @see #Wrapper(int, String, int, int, boolean, boolean, boolean)
      */
     public Wrapper(int id, String kind, int commandId, int payloadId, boolean appendsArguments, boolean replaceMode,
-                   boolean payloadReadable, boolean privileged, boolean ownRuleRequired) {
+                   boolean payloadReadable, boolean privileged, boolean ownRuleRequired,
+                   boolean changesDirectory) {
         this.id = id;
         this.kind = kind;
         this.commandId = commandId;
@@ -48,6 +51,7 @@ public final class Wrapper {
         this.payloadReadable = payloadReadable;
         this.privileged = privileged;
         this.ownRuleRequired = ownRuleRequired;
+        this.changesDirectory = changesDirectory;
     }
 
     public int getId() { return id; }
@@ -59,6 +63,7 @@ public final class Wrapper {
     public boolean isPayloadReadable() { return payloadReadable; }
     public boolean isPrivileged() { return privileged; }
     public boolean isOwnRuleRequired() { return ownRuleRequired; }
+    public boolean isChangesDirectory() { return changesDirectory; }
 
     @Override
     public String toString() {

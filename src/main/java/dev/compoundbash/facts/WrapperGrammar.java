@@ -48,14 +48,26 @@ public final class WrapperGrammar {
      * @param replaceMode      xargs {@code -I/-J/-i/--replace}
      * @param implicitPayload  xargs with no command runs {@code echo}: the payload is that implicit argv
      * @param actions          find's acting primaries (empty for other wrappers)
+     * @param privileged       sudo/doas: the payload runs as another user
+     * @param ownRuleRequired  eval: the wrapper needs an allow rule of its own
+     * @param outputs          files the wrapper itself writes
+     * @param changesDirectory the payload runs in another directory ({@code env -C}, {@code sudo -D}), so its
+     *                         relative paths are not relative to the working directory
      */
     public record Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                             List<String> implicitPayload, List<Action> actions, boolean privileged,
-                            boolean ownRuleRequired, List<Output> outputs) {
-        /** An unprivileged wrapper with no output files. */
+                            boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory) {
+        /** An unprivileged wrapper with no output files that keeps the working directory. */
         public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                          List<String> implicitPayload, List<Action> actions) {
-            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, false, false, List.of());
+            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, false, false, List.of(),
+                    false);
+        }
+
+        /** This result with {@code changesDirectory} set. */
+        Unwrapped inOtherDirectory() {
+            return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
+                    ownRuleRequired, outputs, true);
         }
     }
 
@@ -421,7 +433,7 @@ public final class WrapperGrammar {
                                     boolean ownRule) {
         Payload p = new Payload(index, index + 1, true, SCRIPT, List.of(argv.get(index)), List.of());
         return new Unwrapped(kind, List.of(p), false, false, List.of(), List.of(), privileged, ownRule,
-                List.of());
+                List.of(), false);
     }
 
     // ---- shells and eval ----------------------------------------------------------------------------------------
@@ -486,7 +498,7 @@ public final class WrapperGrammar {
         if (i >= argv.size()) return null;
         Payload p = new Payload(i, argv.size(), true, SCRIPT, List.of(String.join(" ", argv.subList(i, argv.size()))),
                 List.of());
-        return new Unwrapped("eval", List.of(p), false, false, List.of(), List.of(), false, true, List.of());
+        return new Unwrapped("eval", List.of(p), false, false, List.of(), List.of(), false, true, List.of(), false);
     }
 
     // ---- env, command, builtin, exec ----------------------------------------------------------------------------
@@ -503,6 +515,7 @@ public final class WrapperGrammar {
      */
     private static Unwrapped env(List<String> argv) {
         int i = 1;
+        boolean chdir = false;
         while (i < argv.size()) {
             String t = argv.get(i);
             String split = null;
@@ -528,13 +541,15 @@ public final class WrapperGrammar {
                 rebuilt.addAll(argv.subList(after, argv.size()));
                 Unwrapped inner = env(rebuilt);
                 if (inner == null) return null;
+                boolean moved = chdir || inner.changesDirectory();
                 List<Payload> payloads = new ArrayList<>();
                 for (Payload p : inner.payloads()) {
                     // The split words have no argv index of their own: name the whole tail they came from.
                     payloads.add(new Payload(i, argv.size(), p.readable(), p.form(),
                             p.readable() ? rebuilt.subList(p.from(), p.to()) : null, p.assignments()));
                 }
-                return new Unwrapped("env", payloads, false, false, List.of(), List.of());
+                Unwrapped split_ = new Unwrapped("env", payloads, false, false, List.of(), List.of());
+                return moved ? split_.inOtherDirectory() : split_;
             }
             if (t.equals("--")) {
                 i++;
@@ -543,6 +558,7 @@ public final class WrapperGrammar {
             if (t.startsWith("--")) {
                 int eq = t.indexOf('=');
                 String opt = eq > 0 ? t.substring(0, eq) : t;
+                if (opt.equals("--chdir")) chdir = true;
                 if (ENV_LONG_VALUE.contains(opt)) i += eq > 0 ? 1 : 2;
                 else if (ENV_LONG_FLAGS.contains(opt)) i++;
                 else return unreadable("env", argv);
@@ -558,6 +574,7 @@ public final class WrapperGrammar {
                 char ch = t.charAt(k);
                 if ("i0v".indexOf(ch) >= 0) continue;
                 if (ch == 'u' || ch == 'C') {
+                    if (ch == 'C') chdir = true;
                     tookNext = k + 1 >= t.length();
                     break;
                 }
@@ -568,8 +585,9 @@ public final class WrapperGrammar {
         List<String> assignments = new ArrayList<>();
         while (i < argv.size() && isAssignmentWord(argv.get(i))) assignments.add(argv.get(i++));
         if (i >= argv.size()) return null;
-        return new Unwrapped("env", List.of(new Payload(i, argv.size(), true, ARGV, null, assignments)), false,
-                false, List.of(), List.of());
+        Unwrapped u = new Unwrapped("env", List.of(new Payload(i, argv.size(), true, ARGV, null, assignments)),
+                false, false, List.of(), List.of());
+        return chdir ? u.inOtherDirectory() : u;
     }
 
     /** {@code NAME=VALUE} with a valid shell name (bash(1) "DEFINITIONS": name). */
@@ -706,8 +724,10 @@ public final class WrapperGrammar {
      */
     private static Unwrapped sudo(List<String> argv) {
         Scan s = scan(argv, 1, "ABbEHiknPSsKlVve", "ugpCDRTUrth", SUDO_LONG_FLAGS, SUDO_LONG_VALUE);
-        return privileged("sudo", argv, s, s.has("-e", "--edit", "-l", "--list", "-v", "--validate", "-K",
+        Unwrapped u = privileged("sudo", argv, s, s.has("-e", "--edit", "-l", "--list", "-v", "--validate", "-K",
                 "--remove-timestamp", "-V", "--version", "--help"), s.has("-i", "-s", "--login", "--shell"));
+        // -i runs a login shell in the target user's home; -D/--chdir and -R/--chroot move it too.
+        return u != null && s.has("-D", "--chdir", "-R", "--chroot", "-i", "--login") ? u.inOtherDirectory() : u;
     }
 
     /**
@@ -722,7 +742,7 @@ public final class WrapperGrammar {
     private static Unwrapped privileged(String kind, List<String> argv, Scan s, boolean noCommand, boolean shell) {
         if (!s.readable()) {
             return new Unwrapped(kind, List.of(new Payload(argv.size(), argv.size(), false)), false, false,
-                    List.of(), List.of(), true, false, List.of());
+                    List.of(), List.of(), true, false, List.of(), false);
         }
         if (noCommand) return null;
         int i = s.next();
@@ -732,7 +752,7 @@ public final class WrapperGrammar {
                 ? List.of(new Payload(i, argv.size(), true, ARGV, null, assignments))
                 : List.of();
         if (payloads.isEmpty() && !shell) return null;
-        return new Unwrapped(kind, payloads, false, false, List.of(), List.of(), true, false, List.of());
+        return new Unwrapped(kind, payloads, false, false, List.of(), List.of(), true, false, List.of(), false);
     }
 
     // ---- scheduling and process attributes -----------------------------------------------------------------------
@@ -858,7 +878,7 @@ public final class WrapperGrammar {
             return null;
         }
         return new Unwrapped("script", payloads, false, false, List.of(), List.of(), false, false,
-                List.copyOf(outputs));
+                List.copyOf(outputs), false);
     }
 
     /**
@@ -880,6 +900,6 @@ public final class WrapperGrammar {
         List<Payload> payloads = s.next() < argv.size() ? List.of(new Payload(s.next(), argv.size(), true))
                 : List.of();
         return new Unwrapped("time", payloads, false, false, List.of(), List.of(), false, false,
-                List.copyOf(outputs));
+                List.copyOf(outputs), false);
     }
 }

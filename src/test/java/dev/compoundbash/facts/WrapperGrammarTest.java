@@ -379,4 +379,14 @@ class WrapperGrammarTest {
             assertThat(WrapperGrammar.splitString(s)).as(s).isNull();
         }
     }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "env -C /tmp rm|true", "env --chdir=/tmp rm|true", "env -iC /tmp rm|true", "env -S '-C /tmp rm'|true",
+            "env -u X rm|false", "sudo -D /tmp rm|true", "sudo --chdir=/tmp rm|true", "sudo -i rm|true",
+            "sudo -u bob rm|false", "timeout 5 rm|false",
+    })
+    void wrappersThatChangeDirectory(String line, boolean expected) {
+        assertThat(WrapperGrammar.unwrap(words(line)).changesDirectory()).isEqualTo(expected);
+    }
 }
