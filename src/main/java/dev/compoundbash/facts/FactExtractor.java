@@ -325,6 +325,7 @@ public final class FactExtractor {
         try {
             script = Parser.parse(text);
         } catch (ParseException | RuntimeException e) {
+            // Unreadable, so never approved; deny rules still reach the rest of the call.
             wrappers.add(wrapper(nextId++, u, shell.getId(), -1, false));
             return;
         }

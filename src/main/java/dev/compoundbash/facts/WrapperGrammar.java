@@ -467,7 +467,7 @@ public final class WrapperGrammar {
                 } else if (SHELL_LONG_FLAGS.contains(t)) {
                     i++;
                 } else {
-                    return unreadableShell(kind, argv);
+                    return unreadable(kind, argv); // unknown option: where -c's script is cannot be told
                 }
                 continue;
             }
@@ -477,18 +477,13 @@ public final class WrapperGrammar {
                 char ch = t.charAt(k);
                 if (ch == 'c' && t.charAt(0) == '-') c = true;
                 else if (ch == 'o' || ch == 'O') takesName = true;
-                else if ("abefhikmnprstuvxBCEHPTlsDG".indexOf(ch) < 0) return unreadableShell(kind, argv);
+                else if ("abefhikmnprstuvxBCEHPTlDG".indexOf(ch) < 0) return unreadable(kind, argv);
             }
             i += takesName ? 2 : 1;
         }
         if (!c) return null;
         if (i >= argv.size()) return unreadable(kind, argv);
         return script(kind, argv, i, false, false);
-    }
-
-    private static Unwrapped unreadableShell(String kind, List<String> argv) {
-        // An option we do not know: whether -c is among them, and where the script is, cannot be told.
-        return unreadable(kind, argv);
     }
 
     /** {@code eval [--] ARG...}: the arguments joined by spaces are parsed as a script (bash(1) "eval"). */
@@ -548,8 +543,8 @@ public final class WrapperGrammar {
                     payloads.add(new Payload(i, argv.size(), p.readable(), p.form(),
                             p.readable() ? rebuilt.subList(p.from(), p.to()) : null, p.assignments()));
                 }
-                Unwrapped split_ = new Unwrapped("env", payloads, false, false, List.of(), List.of());
-                return moved ? split_.inOtherDirectory() : split_;
+                Unwrapped fromSplit = new Unwrapped("env", payloads, false, false, List.of(), List.of());
+                return moved ? fromSplit.inOtherDirectory() : fromSplit;
             }
             if (t.equals("--")) {
                 i++;
