@@ -102,7 +102,9 @@ public final class ExplainCommand implements Callable<Integer> {
             m.put("dynamicName", s.isDynamicName());
             if (s.getWrapperId() >= 0) m.put("wrapperId", s.getWrapperId());
             if (s.isArgumentsAppended()) m.put("argumentsAppended", true);
-            if (!s.getAssignmentNames().isEmpty()) m.put("assignments", s.getAssignmentNames());
+            if (!s.getAssignmentNames().isEmpty()) m.put("assignments", s.getAssignments());
+            if (s.isPrivileged()) m.put("privilegeId", s.getPrivilegeId());
+            if (!s.getShellVariables().isEmpty()) m.put("shellVariables", s.getShellVariables());
             m.put("findings", findingsFor(findings, s.getId()));
             subs.add(m);
         }
@@ -117,6 +119,8 @@ public final class ExplainCommand implements Callable<Integer> {
             m.put("appendsArguments", w.isAppendsArguments());
             m.put("replaceMode", w.isReplaceMode());
             m.put("payloadReadable", w.isPayloadReadable());
+            if (w.isPrivileged()) m.put("privileged", true);
+            if (w.isOwnRuleRequired()) m.put("ownRuleRequired", true);
             wrappers.add(m);
         }
         doc.put("wrappers", wrappers);

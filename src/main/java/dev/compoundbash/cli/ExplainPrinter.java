@@ -36,8 +36,15 @@ final class ExplainPrinter {
         if (doc.containsKey("subCommands")) {
             out.println(bold("\nsub-commands:"));
             for (Map<String, Object> s : (List<Map<String, Object>>) doc.get("subCommands")) {
-                String where = Boolean.TRUE.equals(s.get("topLevel")) ? "top-level" : "nested in " + s.get("contextPath");
-                out.println("  #" + s.get("id") + " " + s.get("argv") + "  (" + s.get("role") + ", " + where + ")");
+                List<?> path = (List<?>) s.get("contextPath");
+                String where = Boolean.TRUE.equals(s.get("topLevel"))
+                        ? (path == null || path.isEmpty() ? "top-level" : "top-level of " + path)
+                        : "nested in " + path;
+                out.println("  #" + s.get("id") + " " + s.get("argv") + "  (" + s.get("role") + ", " + where
+                        + (s.containsKey("assignments") ? ", environment " + s.get("assignments") : "")
+                        + (s.containsKey("privilegeId") ? ", privileged under #" + s.get("privilegeId") : "")
+                        + (s.containsKey("shellVariables") ? ", after setting " + s.get("shellVariables") : "")
+                        + ")");
                 for (Map<String, Object> f : (List<Map<String, Object>>) s.get("findings")) {
                     out.println("      " + colourFor((String) f.get("kind"), (String) f.get("kind")) + ": " + f.get("reason")
                             + "  [" + f.get("rule") + "]");
@@ -47,7 +54,9 @@ final class ExplainPrinter {
                 out.println("  wrapper " + w.get("kind") + ": #" + w.get("commandId") + " runs #" + w.get("payloadId")
                         + (Boolean.TRUE.equals(w.get("appendsArguments")) ? " (appends arguments)" : "")
                         + (Boolean.TRUE.equals(w.get("replaceMode")) ? " (replace mode)" : "")
-                        + (Boolean.FALSE.equals(w.get("payloadReadable")) ? " (payload cannot be read)" : ""));
+                        + (Boolean.FALSE.equals(w.get("payloadReadable")) ? " (payload cannot be read)" : "")
+                        + (Boolean.TRUE.equals(w.get("privileged")) ? " (privileged)" : "")
+                        + (Boolean.TRUE.equals(w.get("ownRuleRequired")) ? " (needs its own allow rule)" : ""));
             }
             for (Map<String, Object> a : (List<Map<String, Object>>) doc.get("findActions")) {
                 out.println("  find action " + a.get("action") + " on #" + a.get("commandId")

@@ -8,6 +8,8 @@ import dev.compoundbash.shell.Command;
 import dev.compoundbash.shell.CommandList;
 import dev.compoundbash.shell.IfClause;
 import dev.compoundbash.shell.ListItem;
+import dev.compoundbash.shell.ParseException;
+import dev.compoundbash.shell.Parser;
 import dev.compoundbash.shell.Redirection;
 import dev.compoundbash.shell.Script;
 import dev.compoundbash.shell.TestExpr;
@@ -23,12 +25,14 @@ import java.util.List;
  * any depth (command and process substitutions, backticks, subshells, groups, loops, if, case, function bodies,
  * unquoted here-document bodies, assignment values, array subscripts, arithmetic, {@code [[ ]]}, redirection
  * targets); wrappers unwrapped into {@link Wrapper} facts and payload sub-commands; find's acting primaries as
- * {@link FindAction}s; every redirection as a classified {@link Redirect}.
+ * {@link FindAction}s; every redirection as a classified {@link Redirect}. A shell's {@code -c SCRIPT}, {@code eval}'s
+ * arguments and the like are parsed with {@link Parser} and walked the same way (context
+ * {@link Context#INLINE_SCRIPT}); a file a wrapper writes ({@code time -o FILE}) becomes a {@link Redirect}.
  *
  * <p>Not thread-safe: use one instance per extraction.
  */
 public final class FactExtractor {
-    private final String source;
+    private String source;
     private final RedirectTargets targets;
     private final List<SubCommand> subCommands = new ArrayList<>();
     private final List<Wrapper> wrappers = new ArrayList<>();
@@ -36,6 +40,15 @@ public final class FactExtractor {
     private final List<Redirect> redirects = new ArrayList<>();
     private final List<String> context = new ArrayList<>();
     private int nextId = 1;
+    /** Id of the innermost sudo/doas whose payload is being extracted, or -1. */
+    private int privilegeId = -1;
+    /** {@code NAME=VALUE} words a wrapper put in the environment of the commands being extracted. */
+    private List<String> inherited = List.of();
+    /** Wrappers and inline scripts deeper than this are not read: their payloads are never approved. */
+    static final int MAX_WRAPPER_DEPTH = 64;
+    private int wrapperDepth;
+    /** Names set by assignment statements and declaration builtins met so far, in order. */
+    private final List<String> shellVariables = new ArrayList<>();
 
     private FactExtractor(String source, Environment env) {
         this.source = source;
@@ -147,9 +160,9 @@ public final class FactExtractor {
     }
 
     private void simple(Command.Simple s, boolean top) {
-        List<String> assignmentNames = new ArrayList<>();
+        List<String> assignmentWords = new ArrayList<>(inherited);
         for (Assignment a : s.assignments()) {
-            assignmentNames.add(a.name());
+            assignmentWords.add(a.span().text(source));
             assignment(a);
         }
         int id = -1;
@@ -164,26 +177,61 @@ public final class FactExtractor {
             }
             id = nextId++;
             String raw = s.span().text(source);
-            SubCommand sc = commandFact(id, argv, dyn, raw, top, "command", -1, false, assignmentNames);
+            SubCommand sc = commandFact(id, argv, dyn, raw, top, "command", -1, false, assignmentWords);
             subCommands.add(sc);
+            // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
             unwrap(sc, argv, dyn, top);
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
+            if (!dyn[0] && DECLARATIONS.contains(argv.get(0))) {
+                for (String a : argv.subList(1, argv.size())) {
+                    if (WrapperGrammar.isAssignmentWord(a)) shellVariables.add(a.substring(0, a.indexOf('=')));
+                }
+            }
+            if (!dyn[0] && VARIABLE_SETTERS.contains(argv.get(0))) {
+                // read NAME, printf -v NAME, getopts OPTS NAME, mapfile NAME assign a variable by name (bash(1)
+                // "SHELL BUILTIN COMMANDS"): every static identifier argument is taken as one (over-approximation).
+                for (int i = 1; i < argv.size(); i++) {
+                    String a = argv.get(i).startsWith("-v") ? argv.get(i).substring(2) : argv.get(i);
+                    if (!dyn[i] && a.matches("[A-Za-z_][A-Za-z0-9_]*")) shellVariables.add(a);
+                }
+            }
+        } else {
+            // A statement of assignments only sets shell variables, seen by the commands after it.
+            for (Assignment a : s.assignments()) shellVariables.add(a.name());
         }
         redirections(s.redirections(), id);
     }
 
+    /** Builtins that set variables from {@code NAME=VALUE} arguments (bash(1) SHELL BUILTIN COMMANDS). */
+    /** Builtins that assign a shell variable named by an argument. */
+    private static final java.util.Set<String> VARIABLE_SETTERS = java.util.Set.of("read", "printf", "getopts",
+            "mapfile", "readarray");
+
+    private static final java.util.Set<String> DECLARATIONS = java.util.Set.of("export", "declare", "typeset",
+            "local", "readonly");
+
     private SubCommand commandFact(int id, List<String> argv, boolean[] dyn, String raw, boolean top, String role,
-                                   int wrapperId, boolean appended, List<String> assignmentNames) {
+                                   int wrapperId, boolean appended, List<String> assignmentWords) {
         boolean dynamicArgs = false;
         for (int i = 1; i < dyn.length; i++) dynamicArgs |= dyn[i];
+        List<String> names = new ArrayList<>(assignmentWords.size());
+        for (String w : assignmentWords) {
+            int eq = w.indexOf('=');
+            String name = eq < 0 ? w : w.substring(0, eq);
+            if (name.endsWith("+")) name = name.substring(0, name.length() - 1);
+            int bracket = name.indexOf('[');
+            names.add(bracket < 0 ? name : name.substring(0, bracket));
+        }
         return new SubCommand(id, argv, raw, dyn.length > 0 && dyn[0], dynamicArgs, top, context, role, wrapperId,
-                appended, assignmentNames);
+                appended, names, assignmentWords, privilegeId, List.copyOf(shellVariables));
     }
 
     /**
      * When {@code sc} is a wrapper, re-files it with role {@code wrapper} and adds its payloads (recursively:
-     * a payload may itself be a wrapper), its {@link Wrapper} facts and, for find, its {@link FindAction}s.
+     * a payload may itself be a wrapper, or a script), its {@link Wrapper} facts, for find its {@link FindAction}s,
+     * and the files it writes as {@link Redirect}s. A payload inherits the wrapper's environment prefix plus the
+     * assignments the wrapper adds ({@code env NAME=VALUE}), and under sudo/doas the privilege.
      */
     private void unwrap(SubCommand sc, List<String> argv, boolean[] dyn, boolean top) {
         if (sc.isDynamicName()) return;
@@ -196,37 +244,125 @@ public final class FactExtractor {
         WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(argv);
         if (u == null) return;
         // The wrapper as written is judged through its payloads.
-        subCommands.set(subCommands.indexOf(sc), new SubCommand(sc.getId(), sc.getArgv(), sc.getRaw(),
-                sc.isDynamicName(), sc.isDynamicArgs(), sc.isTopLevel(), sc.getContextPath(), "wrapper",
-                sc.getWrapperId(), sc.isArgumentsAppended(), sc.getAssignmentNames()));
+        subCommands.set(subCommands.indexOf(sc), sc.withRole("wrapper", sc.getWrapperId()));
+        for (WrapperGrammar.Output o : u.outputs()) {
+            outputTarget(sc.getId(), null, o.option(), o.path(argv), dyn[o.index()]);
+        }
+        if (wrapperDepth >= MAX_WRAPPER_DEPTH) {
+            wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
+            return;
+        }
+        int savedPrivilege = privilegeId;
+        List<String> savedInherited = inherited;
+        if (u.privileged()) privilegeId = sc.getId();
+        wrapperDepth++;
+        try {
+            unwrapPayloads(sc, u, argv, dyn, top);
+        } finally {
+            wrapperDepth--;
+            privilegeId = savedPrivilege;
+            inherited = savedInherited;
+        }
+    }
+
+    private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<String> argv, boolean[] dyn,
+                                boolean top) {
         List<WrapperGrammar.Payload> payloads = new ArrayList<>(u.payloads());
         if (payloads.isEmpty() && !u.implicitPayload().isEmpty()) {
             int wid = nextId++;
             int pid = nextId++;
-            wrappers.add(new Wrapper(wid, u.kind(), sc.getId(), pid, u.appendsArguments(), u.replaceMode(), true));
+            wrappers.add(wrapper(wid, u, sc.getId(), pid, true));
             subCommands.add(commandFact(pid, u.implicitPayload(), new boolean[u.implicitPayload().size()],
-                    String.join(" ", u.implicitPayload()), top, "payload", wid, u.appendsArguments(), List.of()));
+                    String.join(" ", u.implicitPayload()), top, "payload", wid, u.appendsArguments(),
+                    sc.getAssignments()));
             return;
         }
         if (payloads.isEmpty()) {
-            wrappers.add(new Wrapper(nextId++, u.kind(), sc.getId(), -1, u.appendsArguments(), u.replaceMode(), true));
+            wrappers.add(wrapper(nextId++, u, sc.getId(), -1, true));
             return;
         }
         for (WrapperGrammar.Payload p : payloads) {
-            int wid = nextId++;
             if (!p.readable() || p.from() >= p.to()) {
-                wrappers.add(new Wrapper(wid, u.kind(), sc.getId(), -1, u.appendsArguments(), u.replaceMode(), false));
+                wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
                 continue;
             }
-            int pid = nextId++;
-            wrappers.add(new Wrapper(wid, u.kind(), sc.getId(), pid, u.appendsArguments(), u.replaceMode(), true));
-            List<String> pargv = argv.subList(p.from(), p.to());
+            List<String> env = new ArrayList<>(sc.getAssignments());
+            env.addAll(p.assignments());
             boolean[] pdyn = java.util.Arrays.copyOfRange(dyn, p.from(), p.to());
+            boolean anyDynamic = false;
+            for (boolean d : pdyn) anyDynamic |= d;
+            if (p.form().equals(WrapperGrammar.SCRIPT)) {
+                if (anyDynamic) {
+                    // Text only known at run time is never read, so never approved.
+                    wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
+                } else {
+                    inlineScript(sc, u, p.words().get(0), top, env);
+                }
+                continue;
+            }
+            List<String> pargv = p.words() != null ? List.copyOf(p.words()) : List.copyOf(argv.subList(p.from(), p.to()));
+            if (p.words() != null) {
+                // Split words (env -S) come from one argv word: they are dynamic when it is.
+                boolean[] spread = new boolean[pargv.size()];
+                java.util.Arrays.fill(spread, anyDynamic);
+                pdyn = spread;
+            }
+            int wid = nextId++;
+            int pid = nextId++;
+            wrappers.add(wrapper(wid, u, sc.getId(), pid, true));
+            inherited = env;
             SubCommand payload = commandFact(pid, pargv, pdyn, String.join(" ", pargv), top, "payload", wid,
-                    u.appendsArguments(), List.of());
+                    u.appendsArguments(), env);
             subCommands.add(payload);
-            unwrap(payload, List.copyOf(pargv), pdyn, top);
+            unwrap(payload, pargv, pdyn, top);
         }
+    }
+
+    private Wrapper wrapper(int id, WrapperGrammar.Unwrapped u, int commandId, int payloadId, boolean readable) {
+        return new Wrapper(id, u.kind(), commandId, payloadId, u.appendsArguments(), u.replaceMode(), readable,
+                u.privileged(), u.ownRuleRequired(), u.changesDirectory());
+    }
+
+    /**
+     * Parses {@code text} as a script run by the wrapper {@code shell} ({@code sh -c}, {@code eval}, ...) and
+     * extracts its commands under {@link Context#INLINE_SCRIPT}: a script's top-level commands stand where the
+     * wrapper stands (top-level when it is), everything inside them is nested as usual. Every command of the
+     * script not already reached through a wrapper inside it gets a {@link Wrapper} linking it to {@code shell},
+     * so the shell is approved only when all of them are. A script that does not parse gets an unreadable
+     * Wrapper, never approved.
+     */
+    private void inlineScript(SubCommand shell, WrapperGrammar.Unwrapped u, String text, boolean top,
+                              List<String> env) {
+        Script script;
+        try {
+            script = Parser.parse(text);
+        } catch (ParseException | RuntimeException e) {
+            // Unreadable, so never approved; deny rules still reach the rest of the call.
+            wrappers.add(wrapper(nextId++, u, shell.getId(), -1, false));
+            return;
+        }
+        String savedSource = source;
+        int before = subCommands.size();
+        source = script.source();
+        inherited = env;
+        context.add(Context.INLINE_SCRIPT);
+        try {
+            list(script.body(), top);
+        } finally {
+            context.remove(context.size() - 1);
+            source = savedSource;
+        }
+        boolean linked = false;
+        for (int k = before; k < subCommands.size(); k++) {
+            SubCommand c = subCommands.get(k);
+            if (c.getWrapperId() != -1) continue;
+            int wid = nextId++;
+            wrappers.add(wrapper(wid, u, shell.getId(), c.getId(), true));
+            subCommands.set(k, c.withRole(c.getRole().equals("wrapper") ? "wrapper" : "payload", wid));
+            linked = true;
+        }
+        // An empty script runs nothing: a readable Wrapper with no payload.
+        if (!linked) wrappers.add(wrapper(nextId++, u, shell.getId(), -1, true));
     }
 
     // ---- words, assignments, redirections ----------------------------------------------------------------------
@@ -344,8 +480,13 @@ public final class FactExtractor {
                     false, null, false));
             return;
         }
+        outputTarget(commandId, r.fd(), op, text, dynamic);
+    }
+
+    /** Adds a {@link Redirect} for a file opened for writing, classified against the allowed directories. */
+    private void outputTarget(int commandId, String fd, String op, String text, boolean dynamic) {
         if (dynamic) {
-            redirects.add(new Redirect(nextId++, commandId, r.fd(), op, text, true, true, false, false, false, null,
+            redirects.add(new Redirect(nextId++, commandId, fd, op, text, true, true, false, false, false, null,
                     false, null, targets.configurationError()));
             return;
         }
@@ -353,7 +494,7 @@ public final class FactExtractor {
         boolean relative = !text.startsWith("/");
         RedirectTargets.Classified c = safeDevice ? new RedirectTargets.Classified(text, false, null)
                 : targets.classify(text);
-        redirects.add(new Redirect(nextId++, commandId, r.fd(), op, text, true, c.resolvedPath() == null, false,
+        redirects.add(new Redirect(nextId++, commandId, fd, op, text, true, c.resolvedPath() == null, false,
                 safeDevice, relative, c.resolvedPath(), c.inside(), c.protectedComponent(),
                 targets.configurationError()));
     }

@@ -22,6 +22,9 @@ public final class SubCommand {
     private final int wrapperId;
     private final boolean argumentsAppended;
     private final List<String> assignmentNames;
+    private final List<String> assignments;
+    private final int privilegeId;
+    private final List<String> shellVariables;
 
     /**
      * @param id                unique among the facts of one evaluation
@@ -39,6 +42,25 @@ public final class SubCommand {
     public SubCommand(int id, List<String> argv, String raw, boolean dynamicName, boolean dynamicArgs,
                       boolean topLevel, List<String> contextPath, String role, int wrapperId,
                       boolean argumentsAppended, List<String> assignmentNames) {
+        this(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, role, wrapperId, argumentsAppended,
+                assignmentNames, assignmentNames, -1, List.of());
+    }
+
+    /**
+     * The full constructor.
+     *
+     * @param assignments the environment prefix as written, one {@code NAME=VALUE} word per assignment (the
+     *                    names of {@code assignmentNames}, with their values); used to match rules written with
+     *                    the prefix
+     * @param privilegeId id of the innermost {@code sudo}/{@code doas} command this one runs under, or -1
+     * @param shellVariables names of the variables an earlier statement of the command set in the shell
+     *                    ({@code PATH=/x; ls}, {@code export PATH=/x; ls}); empty when none
+     * @see #SubCommand(int, List, String, boolean, boolean, boolean, List, String, int, boolean, List)
+     */
+    public SubCommand(int id, List<String> argv, String raw, boolean dynamicName, boolean dynamicArgs,
+                      boolean topLevel, List<String> contextPath, String role, int wrapperId,
+                      boolean argumentsAppended, List<String> assignmentNames, List<String> assignments,
+                      int privilegeId, List<String> shellVariables) {
         this.id = id;
         this.argv = List.copyOf(argv);
         this.raw = raw;
@@ -50,6 +72,21 @@ public final class SubCommand {
         this.wrapperId = wrapperId;
         this.argumentsAppended = argumentsAppended;
         this.assignmentNames = List.copyOf(assignmentNames);
+        this.assignments = List.copyOf(assignments);
+        this.privilegeId = privilegeId;
+        this.shellVariables = List.copyOf(shellVariables);
+    }
+
+    /**
+     * This command re-filed with another role and wrapper link, every other field unchanged.
+     *
+     * @param newRole      {@code "command"}, {@code "wrapper"} or {@code "payload"}
+     * @param newWrapperId the {@link Wrapper} it is reached through, or -1
+     * @return a new SubCommand
+     */
+    public SubCommand withRole(String newRole, int newWrapperId) {
+        return new SubCommand(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, newRole, newWrapperId,
+                argumentsAppended, assignmentNames, assignments, privilegeId, shellVariables);
     }
 
     public int getId() { return id; }
@@ -70,6 +107,25 @@ public final class SubCommand {
     /** The argv joined by single spaces: what permission rules are matched against. */
     public String getLine() { return String.join(" ", argv); }
 
+    /**
+     * The line with argv[0]'s directory removed ({@code /bin/rm -rf x} gives {@code rm -rf x}): deny and ask rules
+     * match it too, so a path does not slip past them; allow rules do not.
+     */
+    public String getBaseLine() {
+        List<String> words = new java.util.ArrayList<>(argv);
+        words.set(0, getBaseName());
+        return String.join(" ", words);
+    }
+
+    /**
+     * The line with its environment prefix as written in front ({@code FOO=1 make test}); equal to
+     * {@link #getLine()} when there is no prefix.
+     */
+    public String getPrefixedLine() {
+        if (assignments.isEmpty()) return getLine();
+        return String.join(" ", assignments) + " " + getLine();
+    }
+
     /** The arguments after the name joined by single spaces, or "" when there are none. */
     public String getArgsLine() { return String.join(" ", argv.subList(1, argv.size())); }
 
@@ -85,7 +141,23 @@ public final class SubCommand {
     public String getRole() { return role; }
     public int getWrapperId() { return wrapperId; }
     public boolean isArgumentsAppended() { return argumentsAppended; }
+    /** Names of the variables set for this command: its own prefix, and any a wrapper or {@code env} set. */
     public List<String> getAssignmentNames() { return assignmentNames; }
+
+    /** The environment prefix as {@code NAME=VALUE} words, in the order of {@link #getAssignmentNames()}. */
+    public List<String> getAssignments() { return assignments; }
+
+    /** Id of the innermost {@code sudo}/{@code doas} command this one runs under, or -1. */
+    public int getPrivilegeId() { return privilegeId; }
+
+    /**
+     * Names of the variables set by statements that come before this command in the same call
+     * ({@code PATH=/x; ls}, {@code export LD_PRELOAD=y; make}): they may be exported to it.
+     */
+    public List<String> getShellVariables() { return shellVariables; }
+
+    /** True when this command runs under {@code sudo} or {@code doas}: no allow rule for it counts on its own. */
+    public boolean isPrivileged() { return privilegeId != -1; }
 
     @Override
     public String toString() {

@@ -1,7 +1,9 @@
 package dev.compoundbash.facts;
 
 /**
- * A command that runs another command: xargs, find -exec/-execdir/-ok/-okdir, timeout, nice, nohup, stdbuf.
+ * A command that runs another command: xargs, find -exec/-execdir/-ok/-okdir, timeout, nice, nohup, stdbuf, env,
+ * command, builtin, exec, sudo, doas, ionice, chrt, taskset, setsid, flock, watch, unbuffer, caffeinate, script,
+ * time, and the shells' {@code -c SCRIPT} and {@code eval} (one Wrapper per command of the script).
  * Links the wrapper as written ({@link #getCommandId()}) to its payload ({@link #getPayloadId()}, -1 when there is
  * none or it cannot be read). One find may hold several Wrapper facts, one per -exec. A Drools fact.
  */
@@ -13,6 +15,9 @@ public final class Wrapper {
     private final boolean appendsArguments;
     private final boolean replaceMode;
     private final boolean payloadReadable;
+    private final boolean privileged;
+    private final boolean ownRuleRequired;
+    private final boolean changesDirectory;
 
     /**
      * @param kind             the wrapper's name: {@code xargs}, {@code find}, {@code timeout}, {@code nice}, ...
@@ -22,6 +27,21 @@ public final class Wrapper {
      */
     public Wrapper(int id, String kind, int commandId, int payloadId, boolean appendsArguments, boolean replaceMode,
                    boolean payloadReadable) {
+        this(id, kind, commandId, payloadId, appendsArguments, replaceMode, payloadReadable, false, false, false);
+    }
+
+    /**
+     * The full constructor.
+     *
+     * @param privileged      {@code sudo}/{@code doas}: the payload runs as another user, so only an allow rule
+     *                        matching the wrapper as written approves it
+     * @param ownRuleRequired {@code eval}: the wrapper needs its own allow rule besides approved payloads
+     * @param changesDirectory the payload runs in another directory ({@code env -C DIR}, {@code sudo -D DIR})
+     * @see #Wrapper(int, String, int, int, boolean, boolean, boolean)
+     */
+    public Wrapper(int id, String kind, int commandId, int payloadId, boolean appendsArguments, boolean replaceMode,
+                   boolean payloadReadable, boolean privileged, boolean ownRuleRequired,
+                   boolean changesDirectory) {
         this.id = id;
         this.kind = kind;
         this.commandId = commandId;
@@ -29,6 +49,9 @@ public final class Wrapper {
         this.appendsArguments = appendsArguments;
         this.replaceMode = replaceMode;
         this.payloadReadable = payloadReadable;
+        this.privileged = privileged;
+        this.ownRuleRequired = ownRuleRequired;
+        this.changesDirectory = changesDirectory;
     }
 
     public int getId() { return id; }
@@ -38,6 +61,9 @@ public final class Wrapper {
     public boolean isAppendsArguments() { return appendsArguments; }
     public boolean isReplaceMode() { return replaceMode; }
     public boolean isPayloadReadable() { return payloadReadable; }
+    public boolean isPrivileged() { return privileged; }
+    public boolean isOwnRuleRequired() { return ownRuleRequired; }
+    public boolean isChangesDirectory() { return changesDirectory; }
 
     @Override
     public String toString() {

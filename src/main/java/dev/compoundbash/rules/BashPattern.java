@@ -87,6 +87,19 @@ public final class BashPattern {
     }
 
     /**
+     * True when {@link #matches} holds for any of {@code commandLines}: deny and ask rules try a sub-command as
+     * written, with its name's directory stripped and with its environment prefix.
+     *
+     * @param pattern      an inner pattern
+     * @param commandLines the forms of one sub-command
+     * @return true when one of them matches
+     */
+    public static boolean matchesAny(String pattern, String... commandLines) {
+        for (String line : commandLines) if (matches(pattern, line)) return true;
+        return false;
+    }
+
+    /**
      * Tells whether arbitrary extra arguments appended to a command that matches this pattern
      * still match it, i.e. whether the pattern (after legacy {@code :*} normalisation) ends with
      * {@code *}: true for {@code rm *}, {@code rm /tmp/x*}, {@code *}, {@code git:*}; false for exact

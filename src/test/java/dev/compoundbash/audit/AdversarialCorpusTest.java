@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The adversarial corpus of issue 8 ({@code src/test/resources/adversarial/corpus.jsonl}): hand-written commands that
- * hide, shadow or smuggle a command past a splitter, each with the outcome the product must give and why. Cases
- * that need issue 6 ({@code pending-issue6.jsonl}) and open findings ({@code findings.jsonl}) hold their right
- * outcome too, but run only with {@code -Dadversarial.all=true} until the code that passes them is merged.
+ * hide, shadow or smuggle a command past a splitter, each with the outcome the product must give and why. Open
+ * findings ({@code findings.jsonl}) hold their right outcome too, but run only with {@code -Dadversarial.all=true}
+ * until the code that passes them is merged; then they move into the corpus.
  */
 class AdversarialCorpusTest {
     static final Path DIR = Path.of("src/test/resources/adversarial");

@@ -154,4 +154,162 @@ class FactExtractorTest {
         Facts f = facts("{ echo a; } > /etc/x; for i in 1; do :; done 2> err.log");
         assertThat(f.redirects()).extracting(Redirect::getTarget).containsExactly("/etc/x", "err.log");
     }
+
+    @Test
+    void inlineScriptCommandsStandWhereTheShellStands() throws Exception {
+        Facts f = facts("bash -c 'git status; echo \"$(curl x)\"' name arg");
+        assertThat(summary("bash -c 'git status; echo \"$(curl x)\"' name arg")).isEqualTo(
+                "bash -c git status; echo \"$(curl x)\" name arg@top-level ; git status@inline script ; "
+                        + "echo \"$(curl x)\"@inline script ; curl x@command substitution");
+        assertThat(f.subCommands()).extracting(SubCommand::getRole)
+                .containsExactly("wrapper", "payload", "payload", "payload");
+        assertThat(f.subCommands()).extracting(SubCommand::isTopLevel).containsExactly(true, true, true, false);
+        assertThat(f.subCommands().get(3).getContextPath()).containsExactly("inline script", "command substitution");
+        // One Wrapper per command of the script, all linked to the shell.
+        int shell = f.subCommands().get(0).getId();
+        assertThat(f.wrappers()).hasSize(3).allMatch(w -> w.getCommandId() == shell && w.getKind().equals("bash -c"));
+        assertThat(f.wrappers()).extracting(Wrapper::getPayloadId).containsExactly(
+                f.subCommands().get(1).getId(), f.subCommands().get(2).getId(), f.subCommands().get(3).getId());
+        // The raw text of a script command is its own source.
+        assertThat(f.subCommands().get(1).getRaw()).isEqualTo("git status");
+    }
+
+    @Test
+    void inlineScriptInsideANestedContextIsNested() throws Exception {
+        Facts f = facts("echo $(sh -c 'rm x')");
+        SubCommand rm = f.subCommands().get(2);
+        assertThat(rm.getLine()).isEqualTo("rm x");
+        assertThat(rm.isTopLevel()).isFalse();
+        assertThat(rm.getContextPath()).containsExactly("command substitution", "inline script");
+    }
+
+    @Test
+    void wrappersInsideAScriptKeepTheirOwnPayloads() throws Exception {
+        Facts f = facts("sh -c 'timeout 5 rm x'");
+        assertThat(f.subCommands()).extracting(SubCommand::getLine).containsExactly("sh -c timeout 5 rm x",
+                "timeout 5 rm x", "rm x");
+        assertThat(f.wrappers()).extracting(Wrapper::getKind).containsExactly("timeout", "sh -c");
+        Wrapper sh = f.wrappers().get(1);
+        assertThat(sh.getPayloadId()).isEqualTo(f.subCommands().get(1).getId());
+        assertThat(f.subCommands().get(1).getRole()).isEqualTo("wrapper");
+        assertThat(f.subCommands().get(1).getWrapperId()).isEqualTo(sh.getId());
+    }
+
+    @Test
+    void scriptsThatCannotBeReadHaveNoPayload() throws Exception {
+        for (String command : List.of("bash -c \"$S\"", "bash -c 'echo \"open'", "eval \"$(ssh-agent)\"",
+                "watch $CMD")) {
+            Facts f = facts(command);
+            assertThat(f.wrappers()).as(command).singleElement().satisfies(w -> {
+                assertThat(w.getPayloadId()).isEqualTo(-1);
+                assertThat(w.isPayloadReadable()).isFalse();
+            });
+        }
+        Facts empty = facts("bash -c ''");
+        assertThat(empty.wrappers()).singleElement().satisfies(w -> {
+            assertThat(w.getPayloadId()).isEqualTo(-1);
+            assertThat(w.isPayloadReadable()).isTrue();
+        });
+    }
+
+    @Test
+    void evalNeedsItsOwnRule() throws Exception {
+        Facts f = facts("eval 'a && b'");
+        assertThat(f.subCommands()).extracting(SubCommand::getLine).containsExactly("eval a && b", "a", "b");
+        assertThat(f.wrappers()).allMatch(Wrapper::isOwnRuleRequired);
+    }
+
+    @Test
+    void privilegeReachesEveryCommandUnderSudo() throws Exception {
+        Facts f = facts("sudo timeout 5 sh -c 'rm x $(id)' && ls $(sudo -u bob id)");
+        List<SubCommand> s = f.subCommands();
+        assertThat(s).extracting(SubCommand::getLine).containsExactly("sudo timeout 5 sh -c rm x $(id)",
+                "timeout 5 sh -c rm x $(id)", "sh -c rm x $(id)", "rm x $(id)", "id", "ls $(sudo -u bob id)",
+                "sudo -u bob id", "id");
+        int sudo = s.get(0).getId();
+        assertThat(s.get(0).isPrivileged()).isFalse();
+        assertThat(s.subList(1, 5)).allMatch(c -> c.getPrivilegeId() == sudo);
+        assertThat(s.get(5).isPrivileged()).isFalse();
+        assertThat(s.get(6).isPrivileged()).isFalse();
+        assertThat(s.get(7).getPrivilegeId()).isEqualTo(s.get(6).getId());
+        assertThat(f.wrappers()).filteredOn(Wrapper::isPrivileged).extracting(Wrapper::getKind)
+                .containsExactly("sudo", "sudo");
+    }
+
+    @Test
+    void expansionsInASudoCommandsWordsRunUnprivileged() throws Exception {
+        Facts f = facts("sudo rm \"$(curl x)\"");
+        SubCommand curl = f.subCommands().get(2);
+        assertThat(curl.getLine()).isEqualTo("curl x");
+        assertThat(curl.isPrivileged()).isFalse();
+    }
+
+    @Test
+    void environmentPrefixesReachPayloadsAndScripts() throws Exception {
+        Facts f = facts("LD_PRELOAD=x.so env -i LANG=C nice bash -c 'TZ=UTC date'");
+        List<SubCommand> s = f.subCommands();
+        assertThat(s).extracting(SubCommand::getLine).containsExactly(
+                "env -i LANG=C nice bash -c TZ=UTC date", "nice bash -c TZ=UTC date", "bash -c TZ=UTC date", "date");
+        assertThat(s.get(0).getAssignmentNames()).containsExactly("LD_PRELOAD");
+        assertThat(s.get(1).getAssignmentNames()).containsExactly("LD_PRELOAD", "LANG");
+        assertThat(s.get(3).getAssignmentNames()).containsExactly("LD_PRELOAD", "LANG", "TZ");
+        assertThat(s.get(3).getPrefixedLine()).isEqualTo("LD_PRELOAD=x.so LANG=C TZ=UTC date");
+        assertThat(facts("A+=1 B[2]=x cmd").subCommands().get(0).getAssignmentNames()).containsExactly("A", "B");
+    }
+
+    @Test
+    void envSplitStringIsRunAsAnArgv() throws Exception {
+        Facts f = facts("env -S'FOO=1 rm -rf' /tmp/x");
+        SubCommand rm = f.subCommands().get(1);
+        assertThat(rm.getArgv()).containsExactly("rm", "-rf", "/tmp/x");
+        assertThat(rm.getAssignmentNames()).containsExactly("FOO");
+        Facts dynamic = facts("env -S \"$X\" rm");
+        assertThat(dynamic.subCommands()).hasSize(1);
+        assertThat(dynamic.wrappers()).singleElement().matches(w -> !w.isPayloadReadable());
+    }
+
+    @Test
+    void filesAWrapperWritesAreRedirects() throws Exception {
+        Facts f = facts("/usr/bin/time -o /etc/timing -a make && script -q -c ls log.txt && /usr/bin/time -o $F ls");
+        assertThat(f.redirects()).extracting(Redirect::getText).containsExactly("-o /etc/timing",
+                "typescript log.txt", "-o $F");
+        assertThat(f.redirects().get(0).isInsideAllowedDirectory()).isFalse();
+        assertThat(f.redirects().get(1).isInsideAllowedDirectory()).isTrue();
+        assertThat(f.redirects().get(2).isDynamic()).isTrue();
+        assertThat(f.redirects().get(0).getCommandId()).isEqualTo(f.subCommands().get(0).getId());
+    }
+
+    @Test
+    void baseLineStripsTheDirectoryOfTheName() throws Exception {
+        SubCommand s = facts("FOO=1 /bin/rm -rf /tmp/x").subCommands().get(0);
+        assertThat(s.getLine()).isEqualTo("/bin/rm -rf /tmp/x");
+        assertThat(s.getBaseLine()).isEqualTo("rm -rf /tmp/x");
+        assertThat(s.getPrefixedLine()).isEqualTo("FOO=1 /bin/rm -rf /tmp/x");
+        assertThat(facts("ls").subCommands().get(0).getPrefixedLine()).isEqualTo("ls");
+    }
+
+    @Test
+    void statementsSettingVariablesAreSeenByLaterCommands() throws Exception {
+        Facts f = facts("ls; PATH=/tmp; x=1 y=2; export A=1 B; declare -x C=2; echo hi");
+        List<SubCommand> s = f.subCommands();
+        assertThat(s).extracting(SubCommand::getLine).containsExactly("ls", "export A=1 B", "declare -x C=2",
+                "echo hi");
+        assertThat(s.get(0).getShellVariables()).isEmpty();
+        assertThat(s.get(1).getShellVariables()).containsExactly("PATH", "x", "y");
+        assertThat(s.get(3).getShellVariables()).containsExactly("PATH", "x", "y", "A", "C");
+        // A prefix is not a statement: it is the command's own environment.
+        assertThat(facts("PATH=/tmp ls; echo").subCommands().get(1).getShellVariables()).isEmpty();
+    }
+
+    @Test
+    void nestingBeyondTheLimitIsNotRead() throws Exception {
+        int depth = FactExtractor.MAX_WRAPPER_DEPTH;
+        Facts f = facts("eval ".repeat(depth + 5) + "ls");
+        assertThat(f.subCommands()).hasSize(depth + 1);
+        assertThat(f.wrappers()).filteredOn(w -> !w.isPayloadReadable()).hasSize(1);
+        Facts n = facts("nohup ".repeat(depth) + "ls");
+        assertThat(n.wrappers()).allMatch(Wrapper::isPayloadReadable);
+        assertThat(facts("nohup ".repeat(depth + 1) + "ls").wrappers()).filteredOn(w -> !w.isPayloadReadable())
+                .hasSize(1);
+    }
 }

@@ -128,4 +128,271 @@ class WrapperGrammarTest {
         assertThat(WrapperGrammar.unwrap(argv("find . -exec ;")).payloads().get(0).readable()).isFalse();
         assertThat(WrapperGrammar.unwrap(argv("find . -exec rm {}")).payloads().get(0).readable()).isFalse();
     }
+
+    /** Splits on spaces; single quotes group a word (and are removed), as in a shell. */
+    static List<String> words(String line) {
+        List<String> out = new java.util.ArrayList<>();
+        StringBuilder w = null;
+        boolean quoted = false;
+        for (char c : line.toCharArray()) {
+            if (c == '\'') {
+                quoted = !quoted;
+                if (w == null) w = new StringBuilder();
+            } else if (c == ' ' && !quoted) {
+                if (w != null) out.add(w.toString());
+                w = null;
+            } else {
+                if (w == null) w = new StringBuilder();
+                w.append(c);
+            }
+        }
+        if (w != null) out.add(w.toString());
+        return out;
+    }
+
+    /**
+     * What a wrapper runs, as one line: the payload words (or {@code script: TEXT}), its {@code [NAME=VALUE]}
+     * assignments, {@code (privileged)}, {@code (needs own rule)} and each output file as {@code >FILE}.
+     */
+    static String describe(String line) {
+        List<String> a = words(line);
+        WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(a);
+        if (u == null) return "<not a wrapper>";
+        StringBuilder out = new StringBuilder();
+        if (u.payloads().isEmpty()) out.append("<none>");
+        for (WrapperGrammar.Payload p : u.payloads()) {
+            if (!p.readable()) {
+                out.append("<unreadable>");
+                continue;
+            }
+            if (!p.assignments().isEmpty()) out.append(p.assignments()).append(' ');
+            List<String> w = p.words() != null ? p.words() : a.subList(p.from(), p.to());
+            out.append(p.form().equals(WrapperGrammar.SCRIPT) ? "script: " + w.get(0) : String.join(" ", w));
+        }
+        if (u.privileged()) out.append(" (privileged)");
+        if (u.ownRuleRequired()) out.append(" (needs own rule)");
+        for (WrapperGrammar.Output o : u.outputs()) out.append(" >").append(o.path(a));
+        return out.toString();
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            // shells: bash(1) INVOCATION, dash(1), zsh(1)
+            "bash -c 'rm -rf /'|script: rm -rf /",
+            "sh -c 'a; b' name x y|script: a; b",
+            "zsh -c ls|script: ls",
+            "dash -ec 'set -x; ls'|script: set -x; ls",
+            "ksh -c ls|script: ls",
+            "bash -lc 'make test'|script: make test",
+            "bash -e -u -x -c ls|script: ls",
+            "bash -o pipefail -c ls|script: ls",
+            "bash +o posix -c ls|script: ls",
+            "bash -O extglob -c ls|script: ls",
+            "bash --norc --noprofile -c ls|script: ls",
+            "bash --rcfile /x/rc -c ls|script: ls",
+            "bash -c -x ls|script: ls",
+            "/bin/bash -c ls|script: ls",
+            "bash -c|<unreadable>",
+            "bash --frobnicate -c ls|<unreadable>",
+            "bash -Z -c ls|<unreadable>",
+            "bash script.sh|<not a wrapper>",
+            "bash -x script.sh arg|<not a wrapper>",
+            "bash|<not a wrapper>",
+            // eval: bash(1) SHELL BUILTIN COMMANDS
+            "eval 'rm -rf /'|script: rm -rf / (needs own rule)",
+            "eval git status|script: git status (needs own rule)",
+            "eval -- ls|script: ls (needs own rule)",
+            "eval|<not a wrapper>",
+            // env: GNU coreutils env(1)
+            "env rm -rf /|rm -rf /",
+            "env -i rm|rm",
+            "env -i PATH=/bin LANG=C rm x|[PATH=/bin, LANG=C] rm x",
+            "env -u HOME rm|rm",
+            "env -uHOME rm|rm",
+            "env --unset=HOME --chdir=/tmp rm|rm",
+            "env -C /tmp rm|rm",
+            "env -iu HOME rm|rm",
+            "env -0v rm|rm",
+            "env -- rm|rm",
+            "env - rm|rm",
+            "env -S 'rm -rf /'|rm -rf /",
+            "env -S'rm -rf' /|rm -rf /",
+            "env --split-string='-i FOO=1 rm x' y|[FOO=1] rm x y",
+            "env -S 'a \"b c\" d\\_e'|a b c d e",
+            "env -S 'a ${HOME}'|<unreadable>",
+            "env -S|<unreadable>",
+            "env --frob rm|<unreadable>",
+            "env -x rm|<unreadable>",
+            "env|<not a wrapper>",
+            "env FOO=1|<not a wrapper>",
+            "env -i|<not a wrapper>",
+            // command, builtin, exec: bash(1)
+            "command rm -rf /|rm -rf /",
+            "command -p rm|rm",
+            "command -- rm|rm",
+            "command -v rm|<not a wrapper>",
+            "command -V rm|<not a wrapper>",
+            "command -pv rm|<not a wrapper>",
+            "command|<not a wrapper>",
+            "builtin echo hi|echo hi (needs own rule)",
+            "builtin|<not a wrapper>",
+            "exec rm|rm (needs own rule)",
+            "exec -a name -c -l rm x|rm x (needs own rule)",
+            "exec -aname rm|rm (needs own rule)",
+            "exec -cl -- rm|rm (needs own rule)",
+            "exec|<not a wrapper>",
+            "exec -q rm|<unreadable>",
+            "trap 'curl x' EXIT|script: curl x (needs own rule)",
+            "trap -- 'rm -f /tmp/l' INT TERM|script: rm -f /tmp/l (needs own rule)",
+            "trap - EXIT|<not a wrapper>",
+            "trap '' INT|<not a wrapper>",
+            "trap -l|<not a wrapper>",
+            "trap EXIT|<not a wrapper>",
+            // sudo(8), doas(1)
+            "sudo rm -rf /|rm -rf / (privileged)",
+            "sudo -u root -g wheel rm|rm (privileged)",
+            "sudo -uroot rm|rm (privileged)",
+            "sudo -h host -p prompt -C 3 -D /tmp -R /r -T 5 -U bob rm|rm (privileged)",
+            "sudo -E -H -n -P -S -b rm|rm (privileged)",
+            "sudo --user=root --chdir /tmp rm|rm (privileged)",
+            "sudo -E FOO=1 BAR=2 rm|[FOO=1, BAR=2] rm (privileged)",
+            "sudo -s rm|rm (privileged)",
+            "sudo -s|<none> (privileged)",
+            "sudo -i|<none> (privileged)",
+            "sudo -u root -i|<none> (privileged)",
+            "sudo -- rm|rm (privileged)",
+            "sudo -l|<not a wrapper>",
+            "sudo -v|<not a wrapper>",
+            "sudo -k|<not a wrapper>",
+            "sudo -e /etc/hosts|<not a wrapper>",
+            "sudo --frob rm|<unreadable> (privileged)",
+            "sudo -u|<unreadable> (privileged)",
+            "doas rm|rm (privileged)",
+            "doas -u root -n rm|rm (privileged)",
+            "doas -a style rm|rm (privileged)",
+            "doas -s|<none> (privileged)",
+            "doas -C /etc/doas.conf|<not a wrapper>",
+            "doas -L|<not a wrapper>",
+            // ionice(1), chrt(1), taskset(1), setsid(1)
+            "ionice -c 3 rm|rm",
+            "ionice -c2 -n7 rm|rm",
+            "ionice --class=idle -t rm|rm",
+            "ionice -p 123|<not a wrapper>",
+            "ionice -c 3 -p 123|<not a wrapper>",
+            "ionice -u 1000|<not a wrapper>",
+            "ionice -c|<unreadable>",
+            "chrt -f 10 rm|rm",
+            "chrt --rr 5 rm x|rm x",
+            "chrt -o 0 rm|rm",
+            "chrt -b rm|rm",
+            "chrt -d -T 100 -P 200 -D 150 0 rm|rm",
+            "chrt -p 123|<not a wrapper>",
+            "chrt -f -p 10 123|<not a wrapper>",
+            "chrt -m|<not a wrapper>",
+            "chrt -Q 1 rm|<unreadable>",
+            "taskset 0x3 rm|rm",
+            "taskset -c 0,1 rm x|rm x",
+            "taskset -a -c 0-3 rm|rm",
+            "taskset -p 0x3 123|<not a wrapper>",
+            "taskset -cp 0 123|<not a wrapper>",
+            "taskset 0x3|<not a wrapper>",
+            "setsid rm|rm",
+            "setsid -f -w rm|rm",
+            "setsid --ctty rm|rm",
+            "setsid -x rm|<unreadable>",
+            "setsid|<not a wrapper>",
+            // flock(1), watch(1), unbuffer(1), caffeinate(8), script(1), time(1)
+            "flock /tmp/l rm -rf /|rm -rf /",
+            "flock -x -w 5 /tmp/l rm|rm",
+            "flock -n -E 3 /tmp/l rm|rm",
+            "flock --timeout=5 /tmp/l rm|rm",
+            "flock /tmp/l -c 'rm -rf /'|script: rm -rf /",
+            "flock -s /tmp/l --command 'a; b'|script: a; b",
+            "flock /tmp/l -c|<unreadable>",
+            "flock 9|<not a wrapper>",
+            "flock -u 9|<not a wrapper>",
+            "watch rm -rf /|script: rm -rf /",
+            "watch -n 1 'a; b'|script: a; b",
+            "watch -n1 -d -t git status|script: git status",
+            "watch --interval=2 --no-title ls|script: ls",
+            "watch -x rm -rf /|rm -rf /",
+            "watch --exec -n 3 rm|rm",
+            "watch|<not a wrapper>",
+            "watch -y ls|<unreadable>",
+            "unbuffer rm|rm",
+            "unbuffer -p rm|rm",
+            "unbuffer|<not a wrapper>",
+            "caffeinate rm|rm",
+            "caffeinate -dimsu rm|rm",
+            "caffeinate -t 60 -w 123 rm|rm",
+            "caffeinate -t 60|<not a wrapper>",
+            "caffeinate -x rm|<unreadable>",
+            "script -c 'rm -rf /'|script: rm -rf /",
+            "script -q -c 'make test' /dev/null|script: make test >/dev/null",
+            "script --command 'ls' log.txt|script: ls >log.txt",
+            "script -a -T t.log -c ls out|script: ls >t.log >out",
+            "script -q /dev/null rm -rf /|rm -rf / >/dev/null",
+            "script out.txt|<not a wrapper>",
+            "script|<not a wrapper>",
+            "script -Z -c ls|<unreadable>",
+            "time rm|rm",
+            "/usr/bin/time -o out.txt rm|rm >out.txt",
+            "/usr/bin/time -oout.txt rm|rm >out.txt",
+            "/usr/bin/time --output=/etc/x -a rm|rm >/etc/x",
+            "/usr/bin/time -f %e -p -v rm|rm",
+            "/usr/bin/time -l rm|rm",
+            "/usr/bin/time|<none>",
+            "/usr/bin/time -o|<unreadable>",
+            "/usr/bin/time -x rm|<unreadable>",
+    })
+    void moreWrappers(String line, String expected) {
+        assertThat(describe(line)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "command -v git|true",
+            "command -V git ls|true",
+            "command -pv git|true",
+            "command git|false",
+            "command -p git|false",
+            "type git|false",
+            "command -x git|false",
+    })
+    void commandLookup(String line, boolean expected) {
+        assertThat(WrapperGrammar.isLookup(argv(line))).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+            "a b  c|[a, b, c]",
+            "'a b' c|[a b, c]",
+            "\"a b\" c|[a b, c]",
+            "a\\_b|[a b]",
+            "a\\tb|[a\tb]",
+            "'x\"y'|[x\"y]",
+            "\"x'y\"|[x'y]",
+            "''|[]",
+            "|[]",
+    })
+    void envSplitString(String s, String expected) {
+        assertThat(String.valueOf(WrapperGrammar.splitString(s == null ? "" : s))).isEqualTo(expected);
+    }
+
+    @Test
+    void envSplitStringRefusesWhatItDoesNotFollow() {
+        for (String s : List.of("a ${X}", "a $X", "#c", "'open", "\"open", "a\\c", "a\\")) {
+            assertThat(WrapperGrammar.splitString(s)).as(s).isNull();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "env -C /tmp rm|true", "env --chdir=/tmp rm|true", "env -iC /tmp rm|true", "env -S '-C /tmp rm'|true",
+            "env -u X rm|false", "sudo -D /tmp rm|true", "sudo --chdir=/tmp rm|true", "sudo -i rm|true",
+            "sudo -u bob rm|false", "timeout 5 rm|false",
+    })
+    void wrappersThatChangeDirectory(String line, boolean expected) {
+        assertThat(WrapperGrammar.unwrap(words(line)).changesDirectory()).isEqualTo(expected);
+    }
 }
