@@ -25,6 +25,18 @@ public final class UserRules {
         return Path.of(home, ".claude", "compound-bash", "rules");
     }
 
+    /**
+     * Where compiled user rules are cached: {@code compound-bash/cache} beside the rules directory
+     * ({@code $CLAUDE_CONFIG_DIR/compound-bash/cache} or {@code $HOME/.claude/compound-bash/cache}).
+     *
+     * @param env the process environment
+     * @return the directory (it may not exist yet), or null when neither variable is set
+     */
+    public static Path cacheDirectory(Map<String, String> env) {
+        Path dir = directory(env);
+        return dir == null ? null : dir.resolveSibling("cache");
+    }
+
     /** The {@code *.drl} files in the user's rules directory, sorted by name; empty when there is none. */
     public static List<Path> files(Map<String, String> env) {
         Path dir = directory(env);

@@ -6,6 +6,7 @@ import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.PermissionRule;
 import org.drools.kiesession.rulebase.InternalKnowledgeBase;
 import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
+import org.kie.api.definition.KiePackage;
 import org.kie.api.definition.rule.Rule;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
@@ -21,7 +22,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,22 +79,32 @@ public final class RuleEngine {
      * @throws IllegalStateException when a built-in DRL file fails to compile (a defect of this build)
      */
     public static RuleEngine load(List<Path> userFiles) {
+        return load(userFiles, null);
+    }
+
+    /**
+     * Builds the KieBase from the built-in packages compiled at build time ({@link PackageCache}; compiled here
+     * from the DRL when that resource is missing or stale) plus {@code userFiles}, each compiled with MVEL only when
+     * {@code cacheDir} holds no packages for its exact path and bytes.
+     *
+     * @param userFiles DRL files of the user; one that does not compile is left out of the KieBase and reported in
+     *                  {@link #compileErrors()} as {@code file:line:col: message}
+     * @param cacheDir  private directory for compiled user packages; null compiles every time
+     * @return the engine
+     * @throws IllegalStateException when a built-in DRL file fails to compile (a defect of this build)
+     */
+    public static RuleEngine load(List<Path> userFiles, Path cacheDir) {
         List<String> errors = new ArrayList<>();
-        Map<String, String> files = new HashMap<>();
         List<RuleInfo> infos = new ArrayList<>();
-        KnowledgeBuilder builtIn = KnowledgeBuilderFactory.newKnowledgeBuilder();
-        for (String name : BUILT_IN) {
-            byte[] bytes = readResource("rules/" + name);
-            Resource res = ResourceFactory.newByteArrayResource(bytes).setSourcePath("rules/" + name);
-            builtIn.add(res, ResourceType.DRL);
-            if (builtIn.hasErrors()) {
-                throw new IllegalStateException("built-in rules/" + name + " does not compile: "
-                        + format("rules/" + name, builtIn.getErrors()));
-            }
-            indexRules(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), "rules/" + name, infos);
+        Map<String, byte[]> sources = builtInSources();
+        String builtInKey = PackageCache.key(sources);
+        Collection<KiePackage> builtIn = PackageCache.readBuiltIn(builtInKey);
+        if (builtIn == null) builtIn = compileBuiltIn(sources);
+        for (Map.Entry<String, byte[]> e : sources.entrySet()) {
+            indexRules(new String(e.getValue(), StandardCharsets.UTF_8), e.getKey(), infos);
         }
         InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
-        kbase.addPackages(builtIn.getKnowledgePackages());
+        kbase.addPackages(builtIn);
         for (Path file : userFiles) {
             byte[] bytes;
             try {
@@ -99,14 +113,22 @@ public final class RuleEngine {
                 errors.add(file + ":0:0: cannot read: " + e.getMessage());
                 continue;
             }
-            KnowledgeBuilder kb = KnowledgeBuilderFactory.newKnowledgeBuilder(kbase);
-            kb.add(ResourceFactory.newByteArrayResource(bytes).setSourcePath(file.toString()), ResourceType.DRL);
-            if (kb.hasErrors()) {
-                errors.add(format(file.toString(), kb.getErrors()));
-                continue;
+            Map<String, byte[]> key = new LinkedHashMap<>(sources);
+            key.put(file.toString(), bytes);
+            String userKey = PackageCache.key(key);
+            Collection<KiePackage> packages = PackageCache.readUser(cacheDir, userKey);
+            if (packages == null) {
+                KnowledgeBuilder kb = KnowledgeBuilderFactory.newKnowledgeBuilder(kbase);
+                kb.add(ResourceFactory.newByteArrayResource(bytes).setSourcePath(file.toString()), ResourceType.DRL);
+                if (kb.hasErrors()) {
+                    errors.add(format(file.toString(), kb.getErrors()));
+                    continue;
+                }
+                packages = kb.getKnowledgePackages();
+                PackageCache.writeUser(cacheDir, userKey, packages);
             }
-            kbase.addPackages(kb.getKnowledgePackages());
-            indexRules(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), file.toString(), infos);
+            kbase.addPackages(packages);
+            indexRules(new String(bytes, StandardCharsets.UTF_8), file.toString(), infos);
         }
         RuleEngine engine = new RuleEngine(kbase, errors);
         for (RuleInfo info : infos) {
@@ -114,6 +136,33 @@ public final class RuleEngine {
             engine.rules.add(info);
         }
         return engine;
+    }
+
+    /** The built-in DRL sources by resource path ({@code rules/tiers.drl}, ...), in {@link #BUILT_IN} order. */
+    static Map<String, byte[]> builtInSources() {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String name : BUILT_IN) out.put("rules/" + name, readResource("rules/" + name));
+        return out;
+    }
+
+    /**
+     * Compiles the built-in DRL with MVEL.
+     *
+     * @param sources the built-in sources ({@link #builtInSources})
+     * @return the compiled packages
+     * @throws IllegalStateException when a file does not compile
+     */
+    static Collection<KiePackage> compileBuiltIn(Map<String, byte[]> sources) {
+        KnowledgeBuilder builtIn = KnowledgeBuilderFactory.newKnowledgeBuilder();
+        for (Map.Entry<String, byte[]> e : sources.entrySet()) {
+            Resource res = ResourceFactory.newByteArrayResource(e.getValue()).setSourcePath(e.getKey());
+            builtIn.add(res, ResourceType.DRL);
+            if (builtIn.hasErrors()) {
+                throw new IllegalStateException("built-in " + e.getKey() + " does not compile: "
+                        + format(e.getKey(), builtIn.getErrors()));
+            }
+        }
+        return builtIn.getKnowledgePackages();
     }
 
     /** Errors of user DRL files that did not compile, each as {@code file:line:col: message}; empty when none. */
