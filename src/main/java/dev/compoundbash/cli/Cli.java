@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 /** The picocli command tree: {@code compound-bash hook | explain}. */
 @Command(name = "compound-bash", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
         description = "A Claude Code PreToolUse hook that parses Bash commands and decides with Drools rules.",
-        subcommands = {Cli.Hook.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {Cli.Hook.class, ExplainCommand.class, DaemonCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     /**
@@ -27,6 +27,7 @@ public final class Cli {
         cl.setErr(new PrintWriter(System.err, true));
         ExplainCommand.out = realOut;
         Hook.out = realOut;
+        DaemonCommand.out = realOut;
         return cl.execute(args);
     }
 

@@ -134,8 +134,13 @@ public final class PackageCache {
         }
     }
 
-    /** Creates {@code dir} and missing parents with mode 0700. */
-    static void createPrivateDirectories(Path dir) throws IOException {
+    /**
+     * Creates {@code dir} and missing parents with mode 0700.
+     *
+     * @param dir the directory
+     * @throws IOException when one cannot be created
+     */
+    public static void createPrivateDirectories(Path dir) throws IOException {
         if (Files.isDirectory(dir)) return;
         Path parent = dir.getParent();
         if (parent != null) createPrivateDirectories(parent);
