@@ -31,8 +31,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Drools side of a decision: compiles the built-in DRL files ({@code src/main/resources/rules}) and any user
- * DRL files into one KieBase, and evaluates one command's facts in a fresh KieSession. The decision logic lives
+ * The Drools side of a decision: builds one KieBase from the built-in DRL files ({@code src/main/resources/rules},
+ * compiled at build time, see {@link PackageCache}) and any user DRL files, and evaluates one command's facts in a fresh KieSession. The decision logic lives
  * in the DRL; this class only inserts facts, fires, and reads back the {@link Finding}s and the {@link Decision}.
  *
  * <p>Thread-safe after construction: each {@link #evaluate} uses its own session.
@@ -94,11 +94,25 @@ public final class RuleEngine {
      * @throws IllegalStateException when a built-in DRL file fails to compile (a defect of this build)
      */
     public static RuleEngine load(List<Path> userFiles, Path cacheDir) {
+        return load(userFiles, cacheDir, true);
+    }
+
+    /**
+     * Like {@link #load(List)}, but compiles the built-in DRL with MVEL instead of reading the packages compiled at
+     * build time; tests use it to check both give the same decisions.
+     *
+     * @param userFiles DRL files of the user
+     * @return the engine
+     */
+    static RuleEngine loadFromDrl(List<Path> userFiles) {
+        return load(userFiles, null, false);
+    }
+
+    private static RuleEngine load(List<Path> userFiles, Path cacheDir, boolean precompiled) {
         List<String> errors = new ArrayList<>();
         List<RuleInfo> infos = new ArrayList<>();
         Map<String, byte[]> sources = builtInSources();
-        String builtInKey = PackageCache.key(sources);
-        Collection<KiePackage> builtIn = PackageCache.readBuiltIn(builtInKey);
+        Collection<KiePackage> builtIn = precompiled ? PackageCache.readBuiltIn(PackageCache.key(sources)) : null;
         if (builtIn == null) builtIn = compileBuiltIn(sources);
         for (Map.Entry<String, byte[]> e : sources.entrySet()) {
             indexRules(new String(e.getValue(), StandardCharsets.UTF_8), e.getKey(), infos);
