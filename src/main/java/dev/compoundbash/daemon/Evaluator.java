@@ -152,12 +152,16 @@ public final class Evaluator {
         Path inFile = dir.resolve("c." + id + ".in");
         Path replyFifo = dir.resolve("c." + id + ".fifo");
         String reply;
+        Object identity = identity(envFile);
         try {
             reply = id + " " + judge(Files.readAllBytes(envFile), Files.readAllBytes(inFile));
         } catch (IOException | RuntimeException e) {
             reply = id + " cold";
         }
         served.incrementAndGet();
+        // Process ids are reused: if the client that posted this request gave up and a new client with the same
+        // id has written its own request files since, this answer is not for it. Its own request gets its own.
+        if (identity == null || !identity.equals(identity(envFile))) return;
         try {
             BasicFileAttributes a = Files.readAttributes(replyFifo, BasicFileAttributes.class,
                     LinkOption.NOFOLLOW_LINKS);
@@ -165,8 +169,25 @@ public final class Evaluator {
             try (RandomAccessFile out = new RandomAccessFile(replyFifo.toFile(), "rw")) {
                 out.write((reply + "\n").getBytes(StandardCharsets.UTF_8));
             }
+            // The client holds the FIFO open, so the reply outlives the name; removing the request's files here
+            // saves the client an rm.
+            if (identity.equals(identity(envFile))) {
+                Files.deleteIfExists(envFile);
+                Files.deleteIfExists(inFile);
+                Files.deleteIfExists(replyFifo);
+            }
         } catch (IOException e) {
             // The client gave up; it runs the cold path.
+        }
+    }
+
+    /** The request file's inode and modification time (nanoseconds where the file system has them); null if gone. */
+    private static Object identity(Path file) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return List.of(String.valueOf(a.fileKey()), a.lastModifiedTime().toInstant(), a.size());
+        } catch (IOException e) {
+            return null;
         }
     }
 
