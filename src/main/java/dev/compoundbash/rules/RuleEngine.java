@@ -13,6 +13,7 @@ import org.kie.api.event.rule.DefaultAgendaEventListener;
 import org.kie.api.io.Resource;
 import org.kie.api.io.ResourceType;
 import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.KieSessionsPool;
 import org.kie.internal.builder.KnowledgeBuilder;
 import org.kie.internal.builder.KnowledgeBuilderError;
 import org.kie.internal.builder.KnowledgeBuilderFactory;
@@ -65,8 +66,15 @@ public final class RuleEngine {
     public record Evaluation(Decision decision, List<Finding> findings, List<FiredRule> fired) {
     }
 
+    /**
+     * Sessions are reused: a disposed pooled session is reset and handed out again, which skips building the
+     * session's node and segment memories per call (Drools docs, "KIE session pools").
+     */
+    private final KieSessionsPool sessions;
+
     private RuleEngine(InternalKnowledgeBase kieBase, List<String> compileErrors) {
         this.kieBase = kieBase;
+        this.sessions = kieBase.newKieSessionsPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
         this.compileErrors = List.copyOf(compileErrors);
     }
 
@@ -198,17 +206,18 @@ public final class RuleEngine {
      * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
      */
     public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules) {
-        KieSession session = kieBase.newKieSession();
+        KieSession session = sessions.newKieSession();
         List<FiredRule> fired = new ArrayList<>();
+        DefaultAgendaEventListener listener = new DefaultAgendaEventListener() {
+            @Override
+            public void afterMatchFired(AfterMatchFiredEvent event) {
+                Rule r = event.getMatch().getRule();
+                fired.add(new FiredRule(r.getName(),
+                        ruleFiles.getOrDefault(r.getPackageName() + "/" + r.getName(), r.getPackageName())));
+            }
+        };
         try {
-            session.addEventListener(new DefaultAgendaEventListener() {
-                @Override
-                public void afterMatchFired(AfterMatchFiredEvent event) {
-                    Rule r = event.getMatch().getRule();
-                    fired.add(new FiredRule(r.getName(),
-                            ruleFiles.getOrDefault(r.getPackageName() + "/" + r.getName(), r.getPackageName())));
-                }
-            });
+            session.addEventListener(listener);
             for (Object f : facts.all()) session.insert(f);
             for (PermissionRule r : permissionRules) session.insert(r);
             session.fireAllRules();
@@ -221,6 +230,7 @@ public final class RuleEngine {
             if (decision == null) throw new IllegalStateException("the rules reached no decision");
             return new Evaluation(decision, findings, fired);
         } finally {
+            session.removeEventListener(listener);
             session.dispose();
         }
     }
