@@ -7,7 +7,7 @@ root=$(dirname "$here")
 fail=0
 for input in "$here"/inputs/*.json; do
   name=$(basename "$input" .json)
-  out=$(HOME="$here/home" CLAUDE_COMPOUND_LOG="${TMPDIR:-/tmp}/compound-bash-examples.log" "$root/bin/compound-bash" hook < "$input")
+  out=$(COMPOUND_BASH_WARM=0 COMPOUND_BASH_CDS=0 HOME="$here/home" CLAUDE_COMPOUND_LOG="${TMPDIR:-/tmp}/compound-bash-examples.log" "$root/bin/compound-bash" hook < "$input")
   if [ -z "$out" ]; then got=defer; else
     got=$(printf '%s' "$out" | sed -n 's/.*"permissionDecision":"\([a-z]*\)".*/\1/p'); fi
   want=$(cat "$here/expected/$name.txt")

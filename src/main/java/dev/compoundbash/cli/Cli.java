@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 /** The picocli command tree: {@code compound-bash hook | explain | replay | rules | install | uninstall | generate-completion}. */
 @Command(name = "compound-bash", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
         description = "A Claude Code PreToolUse hook that parses Bash commands and decides with Drools rules.",
-        subcommands = {Cli.Hook.class, ExplainCommand.class, CommandLine.HelpCommand.class,
+        subcommands = {Cli.Hook.class, ExplainCommand.class, DaemonCommand.class, CommandLine.HelpCommand.class,
                 ReplayCommand.class, RulesCommand.class, InstallCommand.Install.class, InstallCommand.Uninstall.class,
                 picocli.AutoComplete.GenerateCompletion.class})
 public final class Cli {
@@ -32,6 +32,7 @@ public final class Cli {
         ReplayCommand.out = realOut;
         RulesCommand.out = realOut;
         InstallCommand.out = realOut;
+        DaemonCommand.out = realOut;
         return cl.execute(args);
     }
 

@@ -30,6 +30,24 @@ public final class HookRunner {
 
     private final Map<String, String> env;
     private final String version;
+    private final EngineSource engines;
+
+    /**
+     * Where a run gets its KieBase for the user DRL files of its environment. The cold path loads one per process;
+     * the warm evaluator ({@code dev.compoundbash.daemon}) keeps them loaded while the files are unchanged.
+     */
+    @FunctionalInterface
+    public interface EngineSource {
+        /**
+         * @param userFiles the user's DRL files ({@link UserRules#files})
+         * @param env       the requester's environment
+         * @return the engine for exactly these files as they are now
+         */
+        RuleEngine engine(List<Path> userFiles, Map<String, String> env);
+    }
+
+    /** The cold path's source: built-in rules precompiled at build time, user DRL through the private cache. */
+    public static final EngineSource LOAD = (files, env) -> RuleEngine.load(files, UserRules.cacheDirectory(env));
 
     /**
      * @param env     the process environment ({@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR},
@@ -37,8 +55,18 @@ public final class HookRunner {
      * @param version the version written on each log line
      */
     public HookRunner(Map<String, String> env, String version) {
+        this(env, version, LOAD);
+    }
+
+    /**
+     * @param env     the requester's environment, as for {@link #HookRunner(Map, String)}
+     * @param version the version written on each log line
+     * @param engines where the rules come from
+     */
+    public HookRunner(Map<String, String> env, String version, EngineSource engines) {
         this.env = env;
         this.version = version;
+        this.engines = engines;
     }
 
     /**
@@ -83,7 +111,7 @@ public final class HookRunner {
         }
         PermissionSettings settings = SettingsLoader.load(env);
         for (String note : UserRules.notes(env)) log.log("rules: " + note);
-        RuleEngine engine = RuleEngine.load(UserRules.files(env));
+        RuleEngine engine = engines.engine(UserRules.files(env), env);
         Verdict v = decide(input.command(), input.cwd(), input.permissionMode(), settings, engine, env.get("TMPDIR"),
                 log);
         decisions.record(input.sessionId(), input.cwd(), input.command(), v, (System.nanoTime() - start) / 1000);

@@ -47,6 +47,18 @@ public final class UserRules {
         return config == null ? null : config.resolve("compound-bash").resolve("rules");
     }
 
+    /**
+     * Where compiled user rules are cached: {@code compound-bash/cache} beside the rules directory
+     * ({@code $CLAUDE_CONFIG_DIR/compound-bash/cache} or {@code $HOME/.claude/compound-bash/cache}).
+     *
+     * @param env the process environment
+     * @return the directory (it may not exist yet), or null when neither variable is set
+     */
+    public static Path cacheDirectory(Map<String, String> env) {
+        Path dir = directory(env);
+        return dir == null ? null : dir.resolveSibling("cache");
+    }
+
     /** The project's rules directory ({@code $CLAUDE_PROJECT_DIR/.claude/compound-bash/rules}), or null. */
     public static Path projectDirectory(Map<String, String> env) {
         String project = env.get("CLAUDE_PROJECT_DIR");

@@ -7,12 +7,14 @@ import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.PermissionRule;
 import org.drools.kiesession.rulebase.InternalKnowledgeBase;
 import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
+import org.kie.api.definition.KiePackage;
 import org.kie.api.definition.rule.Rule;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
 import org.kie.api.io.Resource;
 import org.kie.api.io.ResourceType;
 import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.KieSessionsPool;
 import org.kie.internal.builder.KnowledgeBuilder;
 import org.kie.internal.builder.KnowledgeBuilderError;
 import org.kie.internal.builder.KnowledgeBuilderFactory;
@@ -22,14 +24,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The Drools side of a decision: compiles the built-in DRL files ({@code src/main/resources/rules}) and any user
- * DRL files into one KieBase, and evaluates one command's facts in a fresh KieSession. The decision logic lives
+ * The Drools side of a decision: builds one KieBase from the built-in DRL files ({@code src/main/resources/rules},
+ * compiled at build time, see {@link PackageCache}) and any user DRL files, and evaluates one command's facts in a fresh KieSession. The decision logic lives
  * in the DRL; this class only inserts facts, fires, and reads back the {@link Finding}s and the {@link Decision}.
  *
  * <p>Thread-safe after construction: each {@link #evaluate} uses its own session.
@@ -62,8 +67,15 @@ public final class RuleEngine {
     public record Evaluation(Decision decision, List<Finding> findings, List<FiredRule> fired) {
     }
 
+    /**
+     * Sessions are reused: a disposed pooled session is reset and handed out again, which skips building the
+     * session's node and segment memories per call (Drools docs, "KIE session pools").
+     */
+    private final KieSessionsPool sessions;
+
     private RuleEngine(InternalKnowledgeBase kieBase, List<String> compileErrors) {
         this.kieBase = kieBase;
+        this.sessions = kieBase.newKieSessionsPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
         this.compileErrors = List.copyOf(compileErrors);
     }
 
@@ -76,22 +88,46 @@ public final class RuleEngine {
      * @throws IllegalStateException when a built-in DRL file fails to compile (a defect of this build)
      */
     public static RuleEngine load(List<Path> userFiles) {
+        return load(userFiles, null);
+    }
+
+    /**
+     * Builds the KieBase from the built-in packages compiled at build time ({@link PackageCache}; compiled here
+     * from the DRL when that resource is missing or stale) plus {@code userFiles}, each compiled with MVEL only when
+     * {@code cacheDir} holds no packages for its exact path and bytes.
+     *
+     * @param userFiles DRL files of the user; one that does not compile is left out of the KieBase and reported in
+     *                  {@link #compileErrors()} as {@code file:line:col: message}
+     * @param cacheDir  private directory for compiled user packages; null compiles every time
+     * @return the engine
+     * @throws IllegalStateException when a built-in DRL file fails to compile (a defect of this build)
+     */
+    public static RuleEngine load(List<Path> userFiles, Path cacheDir) {
+        return load(userFiles, cacheDir, true);
+    }
+
+    /**
+     * Like {@link #load(List)}, but compiles the built-in DRL with MVEL instead of reading the packages compiled at
+     * build time; tests use it to check both give the same decisions.
+     *
+     * @param userFiles DRL files of the user
+     * @return the engine
+     */
+    static RuleEngine loadFromDrl(List<Path> userFiles) {
+        return load(userFiles, null, false);
+    }
+
+    private static RuleEngine load(List<Path> userFiles, Path cacheDir, boolean precompiled) {
         List<String> errors = new ArrayList<>();
-        Map<String, String> files = new HashMap<>();
         List<RuleInfo> infos = new ArrayList<>();
-        KnowledgeBuilder builtIn = KnowledgeBuilderFactory.newKnowledgeBuilder();
-        for (String name : BUILT_IN) {
-            byte[] bytes = readResource("rules/" + name);
-            Resource res = ResourceFactory.newByteArrayResource(bytes).setSourcePath("rules/" + name);
-            builtIn.add(res, ResourceType.DRL);
-            if (builtIn.hasErrors()) {
-                throw new IllegalStateException("built-in rules/" + name + " does not compile: "
-                        + format("rules/" + name, builtIn.getErrors()));
-            }
-            indexRules(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), "rules/" + name, infos);
+        Map<String, byte[]> sources = builtInSources();
+        Collection<KiePackage> builtIn = precompiled ? PackageCache.readBuiltIn(PackageCache.key(sources)) : null;
+        if (builtIn == null) builtIn = compileBuiltIn(sources);
+        for (Map.Entry<String, byte[]> e : sources.entrySet()) {
+            indexRules(new String(e.getValue(), StandardCharsets.UTF_8), e.getKey(), infos);
         }
         InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
-        kbase.addPackages(builtIn.getKnowledgePackages());
+        kbase.addPackages(builtIn);
         for (Path file : userFiles) {
             byte[] bytes;
             try {
@@ -100,14 +136,22 @@ public final class RuleEngine {
                 errors.add(file + ":0:0: cannot read: " + e.getMessage());
                 continue;
             }
-            KnowledgeBuilder kb = KnowledgeBuilderFactory.newKnowledgeBuilder(kbase);
-            kb.add(ResourceFactory.newByteArrayResource(bytes).setSourcePath(file.toString()), ResourceType.DRL);
-            if (kb.hasErrors()) {
-                errors.add(format(file.toString(), kb.getErrors()));
-                continue;
+            Map<String, byte[]> key = new LinkedHashMap<>(sources);
+            key.put(file.toString(), bytes);
+            String userKey = PackageCache.key(key);
+            Collection<KiePackage> packages = PackageCache.readUser(cacheDir, userKey);
+            if (packages == null) {
+                KnowledgeBuilder kb = KnowledgeBuilderFactory.newKnowledgeBuilder(kbase);
+                kb.add(ResourceFactory.newByteArrayResource(bytes).setSourcePath(file.toString()), ResourceType.DRL);
+                if (kb.hasErrors()) {
+                    errors.add(format(file.toString(), kb.getErrors()));
+                    continue;
+                }
+                packages = kb.getKnowledgePackages();
+                PackageCache.writeUser(cacheDir, userKey, packages);
             }
-            kbase.addPackages(kb.getKnowledgePackages());
-            indexRules(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), file.toString(), infos);
+            kbase.addPackages(packages);
+            indexRules(new String(bytes, StandardCharsets.UTF_8), file.toString(), infos);
         }
         RuleEngine engine = new RuleEngine(kbase, errors);
         for (RuleInfo info : infos) {
@@ -115,6 +159,33 @@ public final class RuleEngine {
             engine.rules.add(info);
         }
         return engine;
+    }
+
+    /** The built-in DRL sources by resource path ({@code rules/tiers.drl}, ...), in {@link #BUILT_IN} order. */
+    static Map<String, byte[]> builtInSources() {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String name : BUILT_IN) out.put("rules/" + name, readResource("rules/" + name));
+        return out;
+    }
+
+    /**
+     * Compiles the built-in DRL with MVEL.
+     *
+     * @param sources the built-in sources ({@link #builtInSources})
+     * @return the compiled packages
+     * @throws IllegalStateException when a file does not compile
+     */
+    static Collection<KiePackage> compileBuiltIn(Map<String, byte[]> sources) {
+        KnowledgeBuilder builtIn = KnowledgeBuilderFactory.newKnowledgeBuilder();
+        for (Map.Entry<String, byte[]> e : sources.entrySet()) {
+            Resource res = ResourceFactory.newByteArrayResource(e.getValue()).setSourcePath(e.getKey());
+            builtIn.add(res, ResourceType.DRL);
+            if (builtIn.hasErrors()) {
+                throw new IllegalStateException("built-in " + e.getKey() + " does not compile: "
+                        + format(e.getKey(), builtIn.getErrors()));
+            }
+        }
+        return builtIn.getKnowledgePackages();
     }
 
     /** Errors of user DRL files that did not compile, each as {@code file:line:col: message}; empty when none. */
@@ -149,17 +220,18 @@ public final class RuleEngine {
      * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
      */
     public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules, CallContext context) {
-        KieSession session = kieBase.newKieSession();
+        KieSession session = sessions.newKieSession();
         List<FiredRule> fired = new ArrayList<>();
+        DefaultAgendaEventListener listener = new DefaultAgendaEventListener() {
+            @Override
+            public void afterMatchFired(AfterMatchFiredEvent event) {
+                Rule r = event.getMatch().getRule();
+                fired.add(new FiredRule(r.getName(),
+                        ruleFiles.getOrDefault(r.getPackageName() + "/" + r.getName(), r.getPackageName())));
+            }
+        };
         try {
-            session.addEventListener(new DefaultAgendaEventListener() {
-                @Override
-                public void afterMatchFired(AfterMatchFiredEvent event) {
-                    Rule r = event.getMatch().getRule();
-                    fired.add(new FiredRule(r.getName(),
-                            ruleFiles.getOrDefault(r.getPackageName() + "/" + r.getName(), r.getPackageName())));
-                }
-            });
+            session.addEventListener(listener);
             for (Object f : facts.all()) session.insert(f);
             for (PermissionRule r : permissionRules) session.insert(r);
             session.insert(context != null ? context : CallContext.defaultMode());
@@ -173,6 +245,7 @@ public final class RuleEngine {
             if (decision == null) throw new IllegalStateException("the rules reached no decision");
             return new Evaluation(decision, findings, fired);
         } finally {
+            session.removeEventListener(listener);
             session.dispose();
         }
     }
