@@ -191,21 +191,7 @@ public final class DecisionLog implements AutoCloseable {
 
     /** The finding about {@code id} that weighs most: deny > ask > defer > approve; null when none. */
     static Finding strongest(List<Finding> findings, int id) {
-        Finding best = null;
-        for (Finding f : findings) {
-            if (f.getSubjectId() != id) continue;
-            if (best == null || rank(f.getKind()) > rank(best.getKind())) best = f;
-        }
-        return best;
-    }
-
-    private static int rank(String kind) {
-        return switch (kind) {
-            case Finding.DENY -> 3;
-            case Finding.ASK -> 2;
-            case Finding.DEFER -> 1;
-            default -> 0;
-        };
+        return Finding.strongest(findings, id);
     }
 
     /** Writes the recorded entry, if any, in one locked append, rotating first when the file is full. */

@@ -38,6 +38,31 @@ public final class Finding {
     public String getReason() { return reason; }
     public String getRuleName() { return ruleName; }
 
+    /**
+     * The finding about {@code subjectId} that weighs most: deny &gt; ask &gt; defer &gt; approve.
+     *
+     * @param findings  findings of one evaluation
+     * @param subjectId the subject's fact id
+     * @return the strongest finding, or null when there is none about that subject
+     */
+    public static Finding strongest(java.util.List<Finding> findings, int subjectId) {
+        Finding best = null;
+        for (Finding f : findings) {
+            if (f.getSubjectId() != subjectId) continue;
+            if (best == null || weight(f.kind) > weight(best.kind)) best = f;
+        }
+        return best;
+    }
+
+    private static int weight(String kind) {
+        return switch (kind) {
+            case DENY -> 3;
+            case ASK -> 2;
+            case DEFER -> 1;
+            default -> 0;
+        };
+    }
+
     @Override
     public String toString() {
         return kind + " [" + subject + "]: " + reason + " (rule \"" + ruleName + "\")";

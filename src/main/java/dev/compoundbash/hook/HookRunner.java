@@ -226,11 +226,7 @@ public final class HookRunner {
         List<SubCommand> subs = j.facts().subCommands();
         log.log(HookLog.parsedMessage(subs.size()));
         for (SubCommand s : subs) {
-            Finding verdict = null;
-            for (Finding f : j.evaluation().findings()) {
-                if (f.getSubjectId() != s.getId()) continue;
-                if (verdict == null || rank(f.getKind()) > rank(verdict.getKind())) verdict = f;
-            }
+            Finding verdict = Finding.strongest(j.evaluation().findings(), s.getId());
             if (verdict == null) continue;
             switch (verdict.getKind()) {
                 case Finding.APPROVE -> log.log("  ok [" + s.getName() + "]: " + verdict.getReason());
@@ -242,14 +238,5 @@ public final class HookRunner {
         String outcome = j.evaluation().decision().getOutcome();
         if (outcome.equals("allow")) log.log(HookLog.allowMessage(subs.size()));
         else log.log(outcome.toUpperCase() + ": " + j.evaluation().decision().getReason());
-    }
-
-    private static int rank(String kind) {
-        return switch (kind) {
-            case Finding.DENY -> 3;
-            case Finding.ASK -> 2;
-            case Finding.DEFER -> 1;
-            default -> 0;
-        };
     }
 }
