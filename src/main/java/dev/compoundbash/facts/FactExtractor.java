@@ -181,6 +181,7 @@ public final class FactExtractor {
             subCommands.add(sc);
             // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
             unwrap(sc, argv, dyn, top);
+            stdinScript(sc, argv, dyn, s.redirections(), top);
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
             if (!dyn[0] && DECLARATIONS.contains(argv.get(0))) {
@@ -316,6 +317,50 @@ public final class FactExtractor {
             subCommands.add(payload);
             unwrap(payload, pargv, pdyn, top);
         }
+    }
+
+    /** Shells that read a script from standard input when given no script operand. */
+    private static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "sh", "zsh", "dash", "ksh");
+
+    /**
+     * {@code bash <<EOF ... EOF}, {@code sh <<< 'cmd'}: a shell given no {@code -c} and no script file (or
+     * {@code -s}) reads its script from standard input (bash(1) "Invocation"); when that input is a here-document or
+     * here-string, its text is the script, parsed like {@code sh -c}. Text only known at run time (an unquoted body
+     * with expansions) is never approved.
+     */
+    private void stdinScript(SubCommand sc, List<String> argv, boolean[] dyn, List<Redirection> redirections,
+                             boolean top) {
+        if (sc.isDynamicName() || !SHELLS.contains(sc.getBaseName())) return;
+        int idx = subCommands.indexOf(sc);
+        if (idx < 0 || !subCommands.get(idx).getRole().equals("command")) return; // -c was handled as a wrapper
+        boolean stdin = true;
+        for (int i = 1; i < argv.size(); i++) {
+            String a = argv.get(i);
+            if (a.equals("-s")) break;
+            if (dyn[i] || !(a.startsWith("-") || a.startsWith("+"))) {
+                stdin = false; // a script file operand (or one only known at run time)
+                break;
+            }
+        }
+        if (!stdin) return;
+        Redirection input = null;
+        for (Redirection r : redirections) {
+            boolean toStdin = r.fd() == null || r.fd().equals("0");
+            if (toStdin && (r.operator().equals("<<") || r.operator().equals("<<-") || r.operator().equals("<<<"))) {
+                input = r; // the last redirection of stdin wins
+            }
+        }
+        if (input == null) return;
+        WrapperGrammar.Unwrapped u = new WrapperGrammar.Unwrapped(sc.getBaseName() + " <<", List.of(), false,
+                false, List.of(), List.of());
+        subCommands.set(idx, sc.withRole("wrapper", sc.getWrapperId()));
+        WordValue v = input.hereDoc() != null ? WordValue.of(input.hereDoc().body(), source)
+                : WordValue.of(input.target(), source);
+        if (!v.isStatic()) {
+            wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
+            return;
+        }
+        inlineScript(sc, u, v.value(), top, sc.getAssignments());
     }
 
     private Wrapper wrapper(int id, WrapperGrammar.Unwrapped u, int commandId, int payloadId, boolean readable) {
