@@ -26,6 +26,8 @@ public final class Context {
     public static final String PARAMETER_EXPANSION = "parameter expansion";
     public static final String COPROCESS = "coprocess";
     public static final String INLINE_SCRIPT = "inline script";
+    /** Code written inside a variable's static value, which arithmetic or indirection may evaluate later. */
+    public static final String STORED_CODE = "code stored in a variable";
 
     private Context() {
     }

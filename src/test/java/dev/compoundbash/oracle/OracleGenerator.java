@@ -14,7 +14,7 @@ import java.util.Random;
  */
 final class OracleGenerator {
     static final String[] NAMES = ExecutionOracleTest.SHIMMED;
-    static final boolean INLINE = Boolean.getBoolean("oracle.inlineScripts");
+    static final boolean INLINE = !"false".equals(System.getProperty("oracle.inlineScripts"));
     static final String[] ARGS = {"status", "-la", "x", "'a b'", "\"q\"", "-rf", "foo.txt", "'*.txt'", "*.txt",
             "-n", "1", "--", "a\\ b", "$'\\x41'", "push", "build", "."};
 
@@ -45,7 +45,7 @@ final class OracleGenerator {
             case 9 -> "find . -exec " + name(r) + " -n {} +";
             case 10 -> "timeout 5 " + bare(r);
             case 11 -> "nice -n 1 " + bare(r);
-            // Inline scripts are judged through their script only once issue 6 is merged: -Doracle.inlineScripts.
+            // Inline scripts, judged through their script (issue 6); -Doracle.inlineScripts=false turns them off.
             case 12 -> INLINE ? "sh -c '" + simple(r).replace("'", "") + "'" : "nice " + bare(r);
             case 13 -> simple(r) + " > out.txt";
             case 14 -> "( " + inner + " )";
