@@ -125,6 +125,7 @@ public final class WrapperGrammar {
             // builtin, exec and trap are on the tier that needs an explicit allow rule: they also need their own.
             case "builtin" -> argv.size() > 1 ? simple("builtin", argv, 1).withOwnRule() : null;
             case "trap" -> trap(argv);
+            case "alias" -> alias(argv);
             case "exec" -> exec(argv);
             case "sudo" -> sudo(argv);
             case "doas" -> doas(argv);
@@ -523,6 +524,23 @@ public final class WrapperGrammar {
         String action = argv.get(i);
         if (action.isEmpty() || action.equals("-")) return null;
         return script("trap", argv, i, false, true);
+    }
+
+    /**
+     * {@code alias [-p] [NAME[=VALUE] ...]} (bash(1) "alias"): each VALUE is text that replaces NAME when a later
+     * command starts with it, so it is parsed as a script; alias needs its own allow rule (explicit tier). With no
+     * definition (listing only) it runs nothing: null, an ordinary command.
+     */
+    private static Unwrapped alias(List<String> argv) {
+        List<Payload> payloads = new ArrayList<>();
+        for (int i = 1; i < argv.size(); i++) {
+            String a = argv.get(i);
+            int eq = a.indexOf('=');
+            if (a.startsWith("-") || eq <= 0) continue;
+            payloads.add(new Payload(i, i + 1, true, SCRIPT, List.of(a.substring(eq + 1)), List.of()));
+        }
+        if (payloads.isEmpty()) return null;
+        return new Unwrapped("alias", payloads, false, false, List.of(), List.of(), false, true, List.of(), false);
     }
 
     // ---- env, command, builtin, exec ----------------------------------------------------------------------------

@@ -247,6 +247,9 @@ class WrapperGrammarTest {
             "trap - EXIT|<not a wrapper>",
             "trap '' INT|<not a wrapper>",
             "trap -l|<not a wrapper>",
+            "alias ls='curl x'|script: curl x (needs own rule)",
+            "alias -p|<not a wrapper>",
+            "alias ll|<not a wrapper>",
             "trap EXIT|<not a wrapper>",
             // sudo(8), doas(1)
             "sudo rm -rf /|rm -rf / (privileged)",
