@@ -155,7 +155,7 @@ public final class DecisionLog implements AutoCloseable {
         ArrayNode fired = o.putArray("rules_fired");
         CommandEvaluator.Judgement j = verdict.judgement();
         if (j != null) {
-            List<Finding> findings = j.evaluation().findings();
+            java.util.Map<Integer, Finding> strongest = Finding.strongestBySubject(j.evaluation().findings());
             for (SubCommand s : j.facts().subCommands()) {
                 ObjectNode n = subs.addObject();
                 n.put("id", s.getId());
@@ -164,14 +164,14 @@ public final class DecisionLog implements AutoCloseable {
                 n.put("role", s.getRole());
                 n.put("top_level", s.isTopLevel());
                 n.put("context", s.getContext());
-                putVerdict(n, strongest(findings, s.getId()));
+                putVerdict(n, strongest.get(s.getId()));
             }
             for (Redirect r : j.facts().redirects()) {
                 if (!r.isOutput()) continue;
                 ObjectNode n = redirects.addObject();
                 n.put("id", r.getId());
                 n.put("text", r.getText());
-                putVerdict(n, strongest(findings, r.getId()));
+                putVerdict(n, strongest.get(r.getId()));
             }
             for (RuleEngine.FiredRule f : j.evaluation().fired()) {
                 ObjectNode n = fired.addObject();
@@ -189,10 +189,6 @@ public final class DecisionLog implements AutoCloseable {
         n.put("rule", f == null ? null : f.getRuleName());
     }
 
-    /** The finding about {@code id} that weighs most: deny > ask > defer > approve; null when none. */
-    static Finding strongest(List<Finding> findings, int id) {
-        return Finding.strongest(findings, id);
-    }
 
     /** Writes the recorded entry, if any, in one locked append, rotating first when the file is full. */
     @Override

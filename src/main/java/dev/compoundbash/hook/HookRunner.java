@@ -225,8 +225,9 @@ public final class HookRunner {
     private static void logJudgement(CommandEvaluator.Judgement j, HookLog log) {
         List<SubCommand> subs = j.facts().subCommands();
         log.log(HookLog.parsedMessage(subs.size()));
+        java.util.Map<Integer, Finding> strongest = Finding.strongestBySubject(j.evaluation().findings());
         for (SubCommand s : subs) {
-            Finding verdict = Finding.strongest(j.evaluation().findings(), s.getId());
+            Finding verdict = strongest.get(s.getId());
             if (verdict == null) continue;
             switch (verdict.getKind()) {
                 case Finding.APPROVE -> log.log("  ok [" + s.getName() + "]: " + verdict.getReason());
