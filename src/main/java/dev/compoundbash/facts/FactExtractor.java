@@ -189,7 +189,6 @@ public final class FactExtractor {
                     String a = argv.get(i);
                     if (!WrapperGrammar.isAssignmentWord(a)) continue;
                     shellVariables.add(a.substring(0, a.indexOf('=')));
-                    if (!dyn[i]) storedCode(a.substring(a.indexOf('=') + 1));
                 }
             }
             if (!dyn[0] && VARIABLE_SETTERS.contains(argv.get(0))) {
@@ -422,25 +421,26 @@ public final class FactExtractor {
             word(a.index());
             context.remove(context.size() - 1);
         }
-        if (a.value() != null) {
-            word(a.value());
-            WordValue v = WordValue.of(a.value(), source);
-            if (v.isStatic()) storedCode(v.value());
-        }
+        if (a.value() != null) word(a.value());
         if (a.array() != null) for (ArrayElement e : a.array()) element(e);
         context.remove(context.size() - 1);
     }
 
     /**
-     * A static value holding substitution syntax ({@code x='a[$(curl x)]'}) is inert when assigned, but bash
-     * evaluates a variable's value again as an expression wherever it is used arithmetically ({@code $((x))},
-     * {@code (( x ))}, {@code [[ x -eq 1 ]]}, subscripts) or through indirection (Bash Reference Manual §6.5
-     * "Shell Arithmetic": "the value of a variable is evaluated as an arithmetic expression"), and the
-     * substitutions in it then run. So the commands written inside such a value are extracted as nested
-     * sub-commands under {@link Context#STORED_CODE}: an unapproved one asks, a denied one denies.
+     * Static text shaped like an array subscript holding a substitution ({@code 'a[$(curl x)]'}) is inert where it
+     * is written, but bash evaluates a subscript, substitutions included, wherever such text is later used as a
+     * variable name or arithmetically: a variable's value in {@code $((x))}, {@code (( x ))}, {@code [[ x -eq 1 ]]}
+     * (Bash Reference Manual §6.5 "Shell Arithmetic": "the value of a variable is evaluated as an arithmetic
+     * expression"), and a name argument of {@code test -v}, {@code printf -v}, {@code read}, {@code unset},
+     * {@code declare} (§6.7 "Arrays"). So the commands inside such text, in any quoted or literal part of any word,
+     * are extracted as nested sub-commands under {@link Context#STORED_CODE}: an unapproved one asks, a denied one
+     * denies. Text without a subscript ({@code 'use $(pwd)'}) is never evaluated this way and is left alone.
      */
     private void storedCode(String text) {
-        if (text.indexOf("$(") < 0 && text.indexOf('`') < 0 && text.indexOf("<(") < 0 && text.indexOf(">(") < 0) {
+        int bracket = text.indexOf('[');
+        if (bracket < 0) return;
+        String tail = text.substring(bracket);
+        if (tail.indexOf("$(") < 0 && tail.indexOf('`') < 0 && tail.indexOf("<(") < 0 && tail.indexOf(">(") < 0) {
             return;
         }
         Script script;
@@ -488,7 +488,13 @@ public final class FactExtractor {
     }
 
     private void part(WordPart p) {
-        if (p instanceof WordPart.DoubleQuoted dq) {
+        if (p instanceof WordPart.Literal lit) {
+            storedCode(lit.value());
+        } else if (p instanceof WordPart.SingleQuoted sq) {
+            storedCode(sq.value());
+        } else if (p instanceof WordPart.AnsiCQuoted ac) {
+            storedCode(ac.value());
+        } else if (p instanceof WordPart.DoubleQuoted dq) {
             parts(dq.parts());
         } else if (p instanceof WordPart.CommandSubstitution cs) {
             nested(cs.backquoted() ? Context.BACKTICKS : Context.COMMAND_SUBSTITUTION, cs.body());

@@ -106,7 +106,8 @@ public final class HookRunner {
             return null;
         }
         if (!input.isBash()) {
-            log.log("DEFER: not a Bash call: " + input.toolName());
+            log.log("Bash".equals(input.toolName()) ? "DEFER: Bash call without a string tool_input.command"
+                    : "DEFER: not a Bash call: " + input.toolName());
             return null;
         }
         PermissionSettings settings = SettingsLoader.load(env);
