@@ -16,11 +16,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.stream.IntStream;
 
 /**
  * Audit replay: re-evaluates every command of one or more decision logs ({@link LogReader}) through
@@ -34,7 +37,14 @@ public final class Replay {
     private final String defaultCwd;
     private final String tmpDir;
     private final OffsetDateTime since;
-    private final HookLog quiet = HookLog.open(Map.of(), "replay");
+    /** One worker per core; threads are daemons so an unclosed Replay never keeps the JVM alive. */
+    private final java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(
+            Runtime.getRuntime().availableProcessors(), p -> {
+                java.util.concurrent.ForkJoinWorkerThread t =
+                        java.util.concurrent.ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+                t.setDaemon(true);
+                return t;
+            }, null, false);
 
     private final Map<String, Long> transitions = new TreeMap<>();
     private long total;
@@ -75,18 +85,51 @@ public final class Replay {
              BufferedReader in = new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8))) {
             skippedLines += LogReader.read(log.toString(), in, this::one);
         }
+        flush();
     }
+
+    /** Entries are judged in batches of this many, on every core; memory stays bounded by one batch. */
+    static final int BATCH = 2048;
+
+    private final List<LogReader.Entry> batch = new ArrayList<>(BATCH);
+    /** The settings of each batched entry, resolved on the reading thread: the settings function need not be thread-safe. */
+    private final List<PermissionSettings> batchSettings = new ArrayList<>(BATCH);
 
     private void one(LogReader.Entry e) {
         if (since != null && (e.time() == null || e.time().isBefore(since))) return;
-        total++;
-        String cwd = e.cwd() != null ? e.cwd() : defaultCwd;
-        HookRunner.Verdict v;
+        batch.add(e);
+        batchSettings.add(settings.apply(e.cwd()));
+        if (batch.size() >= BATCH) flush();
+    }
+
+    /** Judges the pending batch in parallel with the one shared KieBase, then records the verdicts in log order. */
+    private void flush() {
+        if (batch.isEmpty()) return;
+        HookRunner.Verdict[] verdicts = new HookRunner.Verdict[batch.size()];
         try {
-            v = HookRunner.decide(e.command(), cwd, settings.apply(e.cwd()), engine, tmpDir, quiet);
-        } catch (RuntimeException ex) {
-            v = new HookRunner.Verdict("defer", "internal error: " + ex, null);
+            pool.submit(() -> IntStream.range(0, batch.size()).parallel().forEach(i -> {
+                LogReader.Entry e = batch.get(i);
+                String cwd = e.cwd() != null ? e.cwd() : defaultCwd;
+                HookLog log = HookLog.open(Map.of(), "replay");
+                try {
+                    verdicts[i] = HookRunner.decide(e.command(), cwd, batchSettings.get(i), engine, tmpDir, log);
+                } catch (RuntimeException ex) {
+                    verdicts[i] = new HookRunner.Verdict("defer", "internal error: " + ex, null);
+                }
+            })).get();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        } catch (java.util.concurrent.ExecutionException ex) {
+            throw new IllegalStateException(ex.getCause());
         }
+        for (int i = 0; i < verdicts.length; i++) record(batch.get(i), verdicts[i]);
+        batch.clear();
+        batchSettings.clear();
+    }
+
+    private void record(LogReader.Entry e, HookRunner.Verdict v) {
+        total++;
         String key = e.oldDecision() + " -> " + v.outcome();
         transitions.merge(key, 1L, Long::sum);
         if (e.oldDecision().equals("unknown") || e.oldDecision().equals(v.outcome())) return;
