@@ -44,6 +44,9 @@ class ModesRulesTest {
             Matcher names = Pattern.compile("\"([^\"]+)\"").matcher(lists.group(1));
             while (names.find()) named.add(names.group(1));
         }
+        // The hazard prompts bypassPermissions mode lets go are listed in HookPrompts, which modes.drl calls.
+        assertThat(drl).contains("HookPrompts.isHookPrompt(ruleName)");
+        named.addAll(HookPrompts.RULES);
         assertThat(named).hasSizeGreaterThan(10);
         Set<String> builtIn = RuleEngine.load(List.of()).rules().stream()
                 .filter(r -> r.file().startsWith("rules/")).map(RuleEngine.RuleInfo::name)
