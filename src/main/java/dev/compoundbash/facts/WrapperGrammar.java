@@ -278,30 +278,16 @@ public final class WrapperGrammar {
         }
     }
 
+    /**
+     * {@code timeout [-s SIG|--signal=SIG] [-k DUR|--kill-after=DUR] [--foreground] [--preserve-status] [-v] DURATION
+     * COMMAND...} (GNU coreutils timeout(1); {@code -f}/{@code -p} are the BSD spellings): the command follows the
+     * DURATION operand.
+     */
     private static Unwrapped timeout(List<String> argv) {
-        int i = 1;
-        while (i < argv.size()) {
-            String t = argv.get(i);
-            if (t.equals("--")) {
-                i++;
-                break;
-            }
-            if (t.equals("-s") || t.equals("-k") || t.equals("--signal") || t.equals("--kill-after")) {
-                i += 2;
-            } else if (t.startsWith("--signal=") || t.startsWith("--kill-after=")
-                    || (t.startsWith("-s") && t.length() > 2) || (t.startsWith("-k") && t.length() > 2)) {
-                i++;
-            } else if (t.equals("--foreground") || t.equals("--preserve-status") || t.equals("-v")
-                    || t.equals("--verbose") || t.equals("-f") || t.equals("-p")) {
-                i++;
-            } else if (t.startsWith("-") && t.length() > 1) {
-                return single("timeout", argv, argv.size(), false);
-            } else {
-                break;
-            }
-        }
-        // DURATION operand, then the command.
-        return single("timeout", argv, i + 1, true);
+        Scan s = scan(argv, 1, "vfp", "sk", Set.of("--foreground", "--preserve-status", "--verbose"),
+                Set.of("--signal", "--kill-after"));
+        if (!s.readable()) return unreadable("timeout", argv);
+        return single("timeout", argv, s.next() + 1, true);
     }
 
     private static Unwrapped nice(List<String> argv) {
@@ -326,27 +312,11 @@ public final class WrapperGrammar {
         return single("nice", argv, i, true);
     }
 
+    /** {@code stdbuf [-i|-o|-e MODE] [--input|--output|--error=MODE] COMMAND...} (GNU coreutils stdbuf(1)). */
     private static Unwrapped stdbuf(List<String> argv) {
-        int i = 1;
-        while (i < argv.size()) {
-            String t = argv.get(i);
-            if (t.equals("--")) {
-                i++;
-                break;
-            }
-            if (t.equals("-i") || t.equals("-o") || t.equals("-e") || t.equals("--input") || t.equals("--output")
-                    || t.equals("--error")) {
-                i += 2;
-            } else if ((t.length() > 2 && (t.startsWith("-i") || t.startsWith("-o") || t.startsWith("-e")))
-                    || t.startsWith("--input=") || t.startsWith("--output=") || t.startsWith("--error=")) {
-                i++;
-            } else if (t.startsWith("-") && t.length() > 1) {
-                return single("stdbuf", argv, argv.size(), false);
-            } else {
-                break;
-            }
-        }
-        return single("stdbuf", argv, i, true);
+        Scan s = scan(argv, 1, "", "ioe", Set.of(), Set.of("--input", "--output", "--error"));
+        if (!s.readable()) return unreadable("stdbuf", argv);
+        return single("stdbuf", argv, s.next(), true);
     }
 
     // ---- option scanning shared by the grammars below ---------------------------------------------------------
