@@ -2,7 +2,6 @@ package dev.compoundbash.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.compoundbash.hook.HookLog;
 import dev.compoundbash.hook.HookRunner;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
@@ -102,14 +101,8 @@ public final class DecisionCases {
             }
             PermissionSettings settings = new PermissionSettings(c.allow(), c.ask(), c.deny(),
                     c.additionalDirectories(), List.of(), List.of());
-            HookLog quiet = HookLog.open(Map.of(), "case");
-            HookRunner.Verdict v;
-            try {
-                v = HookRunner.decide(c.command(), cwd, c.permissionMode(), settings, engine, env.get("TMPDIR"),
-                        quiet);
-            } catch (RuntimeException ex) {
-                v = new HookRunner.Verdict("defer", "internal error: " + ex, null);
-            }
+            HookRunner.Verdict v = ParallelReplay.decideOrDefer(c.command(), cwd, c.permissionMode(), settings,
+                    engine, env.get("TMPDIR"));
             Boolean passed = c.expected().isEmpty() ? null : c.expected().contains(v.outcome());
             return new Result(c, v.outcome(), v.reason(), passed);
         } catch (IOException e) {

@@ -21,6 +21,10 @@ public final class ParallelReplay {
     private ParallelReplay() {
     }
 
+    /** One call to decide: the command, the working directory it is judged in, and the settings it is judged under. */
+    public record Call(String command, String cwd, PermissionSettings settings) {
+    }
+
     /**
      * Decides {@code commands} under one set of settings and rules.
      *
@@ -36,16 +40,27 @@ public final class ParallelReplay {
      */
     public static List<HookRunner.Verdict> decideAll(List<String> commands, String cwd, PermissionSettings settings,
                                                      RuleEngine engine, String tmpDir, int threads) {
-        HookRunner.Verdict[] out = new HookRunner.Verdict[commands.size()];
+        return decideCalls(commands.stream().map(c -> new Call(c, cwd, settings)).toList(), engine, tmpDir, threads);
+    }
+
+    /**
+     * Decides {@code calls}, each under its own working directory and settings.
+     *
+     * @param calls   the calls, in order
+     * @param engine  the rules, shared by all threads
+     * @param tmpDir  {@code $TMPDIR}; may be null
+     * @param threads worker threads (at least 1)
+     * @return one verdict per call, in input order; an internal error in one call is its {@code defer} verdict
+     * @throws IllegalStateException when the worker pool is interrupted
+     */
+    public static List<HookRunner.Verdict> decideCalls(List<Call> calls, RuleEngine engine, String tmpDir,
+                                                       int threads) {
+        HookRunner.Verdict[] out = new HookRunner.Verdict[calls.size()];
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
         try {
-            pool.submit(() -> IntStream.range(0, commands.size()).parallel().forEach(i -> {
-                HookLog quiet = HookLog.open(Map.of(), "replay");
-                try {
-                    out[i] = HookRunner.decide(commands.get(i), cwd, settings, engine, tmpDir, quiet);
-                } catch (RuntimeException e) {
-                    out[i] = new HookRunner.Verdict("defer", "internal error: " + e, null);
-                }
+            pool.submit(() -> IntStream.range(0, calls.size()).parallel().forEach(i -> {
+                Call c = calls.get(i);
+                out[i] = decideOrDefer(c.command(), c.cwd(), null, c.settings(), engine, tmpDir);
             })).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -56,5 +71,22 @@ public final class ParallelReplay {
             pool.shutdown();
         }
         return Arrays.asList(out);
+    }
+
+    /**
+     * {@link HookRunner#decide} with logging off, where an internal error is that call's {@code defer} verdict, as
+     * it is for the hook itself.
+     *
+     * @param permissionMode the call's permission mode; null is the default
+     * @return the verdict; never null
+     */
+    static HookRunner.Verdict decideOrDefer(String command, String cwd, String permissionMode,
+                                            PermissionSettings settings, RuleEngine engine, String tmpDir) {
+        try {
+            return HookRunner.decide(command, cwd, permissionMode, settings, engine, tmpDir,
+                    HookLog.open(Map.of(), "replay"));
+        } catch (RuntimeException e) {
+            return new HookRunner.Verdict("defer", "internal error: " + e, null);
+        }
     }
 }

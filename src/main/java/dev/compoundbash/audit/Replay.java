@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
-import java.util.stream.IntStream;
 
 /**
  * Audit replay: re-evaluates every command of one or more decision logs ({@link LogReader}) through
@@ -37,14 +36,6 @@ public final class Replay {
     private final String defaultCwd;
     private final String tmpDir;
     private final OffsetDateTime since;
-    /** One worker per core; threads are daemons so an unclosed Replay never keeps the JVM alive. */
-    private final java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(
-            Runtime.getRuntime().availableProcessors(), p -> {
-                java.util.concurrent.ForkJoinWorkerThread t =
-                        java.util.concurrent.ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-                t.setDaemon(true);
-                return t;
-            }, null, false);
 
     private final Map<String, Long> transitions = new TreeMap<>();
     private long total;
@@ -105,25 +96,14 @@ public final class Replay {
     /** Judges the pending batch in parallel with the one shared KieBase, then records the verdicts in log order. */
     private void flush() {
         if (batch.isEmpty()) return;
-        HookRunner.Verdict[] verdicts = new HookRunner.Verdict[batch.size()];
-        try {
-            pool.submit(() -> IntStream.range(0, batch.size()).parallel().forEach(i -> {
-                LogReader.Entry e = batch.get(i);
-                String cwd = e.cwd() != null ? e.cwd() : defaultCwd;
-                HookLog log = HookLog.open(Map.of(), "replay");
-                try {
-                    verdicts[i] = HookRunner.decide(e.command(), cwd, batchSettings.get(i), engine, tmpDir, log);
-                } catch (RuntimeException ex) {
-                    verdicts[i] = new HookRunner.Verdict("defer", "internal error: " + ex, null);
-                }
-            })).get();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        } catch (java.util.concurrent.ExecutionException ex) {
-            throw new IllegalStateException(ex.getCause());
+        List<ParallelReplay.Call> calls = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            LogReader.Entry e = batch.get(i);
+            calls.add(new ParallelReplay.Call(e.command(), e.cwd() != null ? e.cwd() : defaultCwd, batchSettings.get(i)));
         }
-        for (int i = 0; i < verdicts.length; i++) record(batch.get(i), verdicts[i]);
+        List<HookRunner.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir,
+                Runtime.getRuntime().availableProcessors());
+        for (int i = 0; i < verdicts.size(); i++) record(batch.get(i), verdicts.get(i));
         batch.clear();
         batchSettings.clear();
     }
