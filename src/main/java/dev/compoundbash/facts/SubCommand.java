@@ -25,6 +25,10 @@ public final class SubCommand {
     private final List<String> assignments;
     private final int privilegeId;
     private final List<String> shellVariables;
+    /** {@link #getLine()}, {@link #getBaseLine()} and {@link #getPrefixedLine()}, computed once: rules read them often. */
+    private final String line;
+    private final String baseLine;
+    private final String prefixedLine;
 
     /**
      * @param id                unique among the facts of one evaluation
@@ -75,6 +79,10 @@ public final class SubCommand {
         this.assignments = List.copyOf(assignments);
         this.privilegeId = privilegeId;
         this.shellVariables = List.copyOf(shellVariables);
+        this.line = String.join(" ", this.argv);
+        String base = getBaseName();
+        this.baseLine = base.equals(this.argv.get(0)) ? line : base + line.substring(this.argv.get(0).length());
+        this.prefixedLine = this.assignments.isEmpty() ? line : String.join(" ", this.assignments) + " " + line;
     }
 
     /**
@@ -105,26 +113,19 @@ public final class SubCommand {
     }
 
     /** The argv joined by single spaces: what permission rules are matched against. */
-    public String getLine() { return String.join(" ", argv); }
+    public String getLine() { return line; }
 
     /**
      * The line with argv[0]'s directory removed ({@code /bin/rm -rf x} gives {@code rm -rf x}): deny and ask rules
      * match it too, so a path does not slip past them; allow rules do not.
      */
-    public String getBaseLine() {
-        List<String> words = new java.util.ArrayList<>(argv);
-        words.set(0, getBaseName());
-        return String.join(" ", words);
-    }
+    public String getBaseLine() { return baseLine; }
 
     /**
      * The line with its environment prefix as written in front ({@code FOO=1 make test}); equal to
      * {@link #getLine()} when there is no prefix.
      */
-    public String getPrefixedLine() {
-        if (assignments.isEmpty()) return getLine();
-        return String.join(" ", assignments) + " " + getLine();
-    }
+    public String getPrefixedLine() { return prefixedLine; }
 
     /** The arguments after the name joined by single spaces, or "" when there are none. */
     public String getArgsLine() { return String.join(" ", argv.subList(1, argv.size())); }

@@ -199,6 +199,11 @@ public final class HookRunner {
         } catch (ParseException e) {
             log.log("DEFER: parse error: " + e.getMessage());
             return new Verdict("defer", "parse error: " + e.getMessage(), null);
+        } catch (StackOverflowError e) {
+            // The parser bounds nesting (Parser.MAX_DEPTH), but a caller's thread stack may be smaller than the
+            // launcher's: what could not be read whole defers.
+            log.log("DEFER: command nests too deeply for this thread's stack");
+            return new Verdict("defer", "command nests too deeply to evaluate", null);
         }
         logJudgement(j, log);
         return new Verdict(j.evaluation().decision().getOutcome(),

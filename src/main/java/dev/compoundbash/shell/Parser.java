@@ -21,8 +21,14 @@ import java.util.Set;
  * so spans of commands with here-documents reach to the end of the body.
  */
 public final class Parser {
-    /** Deepest nesting accepted (commands, words, expansions, test expressions); deeper input is rejected. */
-    public static final int MAX_DEPTH = 500;
+    /**
+     * Deepest nesting accepted, in the parser's recursion steps (lists, pipelines, words, expansions, test
+     * expressions); deeper input is rejected with a {@link ParseException}. One level of {@code "$(...)"} takes six
+     * steps, of {@code $(...)} five, of {@code ( ... )} or {@code { ...; }} two, so 1,500 accepts 250 nested
+     * {@code "$(...)"}, which the launcher's 4 MB thread stack (-Xss4m) parses and evaluates. A stack that runs out
+     * first is reported as the same ParseException ("nests too deeply"), never as an error.
+     */
+    public static final int MAX_DEPTH = 1_500;
 
     private static final Set<String> CLOSERS = Set.of("then", "elif", "else", "fi", "do", "done", "esac", "}");
     private static final Set<String> DECLARATION = Set.of("declare", "local", "export", "readonly", "typeset");

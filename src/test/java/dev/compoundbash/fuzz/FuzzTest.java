@@ -86,7 +86,13 @@ class FuzzTest {
         long maxNanos = 0, evaluated = 0, parsed = 0, over50 = 0, bytes = 0;
         String slowest = "";
         List<String> failures = new ArrayList<>();
+        long started = System.nanoTime();
         for (long i = 0; i < inputs; i++) {
+            if (i > 0 && i % 50_000 == 0) {
+                // Progress for long runs (mvn -Pfuzz): stderr only, so a watcher can tell the rate.
+                System.err.printf("fuzz: %,d of %,d inputs in %.0f s, slowest so far %.2f ms%n", i, inputs,
+                        (System.nanoTime() - started) / 1e9, maxNanos / 1e6);
+            }
             String input = generator.next(r);
             bytes += input.length();
             try {
@@ -122,7 +128,8 @@ class FuzzTest {
         }
         Path stats = Path.of("target/fuzz-stats.properties");
         Files.createDirectories(stats.getParent());
-        Files.writeString(stats, "seed=" + seed + "\ninputs=" + inputs + "\nparsed=" + parsed + "\nevaluated="
+        Files.writeString(stats, "seed=" + seed + "\nseconds=" + (System.nanoTime() - started) / 1_000_000_000L
+                + "\ninputs=" + inputs + "\nparsed=" + parsed + "\nevaluated="
                 + evaluated + "\ncharacters=" + bytes + "\nmaxEvaluationMs=" + String.format("%.2f", maxNanos / 1e6)
                 + "\nover50ms=" + over50 + "\nslowestLength=" + slowest.length() + "\nslowestStart="
                 + slowest.substring(0, Math.min(120, slowest.length())).replace("\n", "\\n") + "\nfailures="

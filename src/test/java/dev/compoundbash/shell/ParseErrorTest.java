@@ -92,12 +92,62 @@ class ParseErrorTest {
     }
 
     @Test
-    void depthLimitExactlyAtMaxDepth() {
-        String ok = "echo " + "$(".repeat(20) + "a" + ")".repeat(20);
-        assertThatCode(() -> Parser.parse(ok)).doesNotThrowAnyException();
-        String deep = "echo " + "$(".repeat(Parser.MAX_DEPTH) + "a" + ")".repeat(Parser.MAX_DEPTH);
-        assertThatThrownBy(() -> Parser.parse(deep)).isInstanceOf(ParseException.class)
-                .hasMessageContaining("nesting");
+    void depthLimitExactlyAtMaxDepth() throws Exception {
+        // On the launcher's thread stack (-Xss4m), the depth guard, not the stack, stops deep input.
+        onLauncherStack(() -> {
+            String ok = "echo " + "$(".repeat(20) + "a" + ")".repeat(20);
+            assertThatCode(() -> Parser.parse(ok)).doesNotThrowAnyException();
+            String deep = "echo " + "$(".repeat(Parser.MAX_DEPTH) + "a" + ")".repeat(Parser.MAX_DEPTH);
+            assertThatThrownBy(() -> Parser.parse(deep)).isInstanceOf(ParseException.class)
+                    .hasMessageContaining("nesting");
+        });
+    }
+
+    @Test
+    void hundredsOfNestedQuotedSubstitutionsParse() throws Exception {
+        // Issue 8 finding: the guard counted several steps per "$(...)", so 100 levels (which bash runs) were
+        // rejected. 300 levels parse on the launcher's stack; 100 parse on a default 1 MB stack too.
+        String hundred = "echo " + "\"$(echo ".repeat(100) + "a" + ")\"".repeat(100);
+        assertThatCode(() -> Parser.parse(hundred)).doesNotThrowAnyException();
+        onLauncherStack(() -> {
+            String three = "echo " + "\"$(echo ".repeat(299) + "a" + ")\"".repeat(299);
+            assertThatCode(() -> Parser.parse(three)).doesNotThrowAnyException();
+            String over = "echo " + "\"$(echo ".repeat(400) + "a" + ")\"".repeat(400);
+            assertThatThrownBy(() -> Parser.parse(over)).isInstanceOf(ParseException.class)
+                    .hasMessageContaining("nesting");
+        });
+    }
+
+    @Test
+    void aSmallStackEndsInParseExceptionNotAnError() throws Exception {
+        // A caller's thread stack smaller than the depth guard assumes: the overflow is a ParseException.
+        Throwable[] seen = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                Parser.parse("echo " + "\"$(echo ".repeat(299) + "a" + ")\"".repeat(299));
+            } catch (Throwable e) {
+                seen[0] = e;
+            }
+        }, "small-stack", 128 * 1024);
+        t.start();
+        t.join();
+        assertThat(seen[0]).isInstanceOf(ParseException.class).hasMessageContaining("too deeply");
+    }
+
+    /** Runs {@code body} on a thread with the launcher's stack size (bin/compound-bash passes -Xss4m). */
+    static void onLauncherStack(Runnable body) throws Exception {
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        }, "launcher-stack", 4L << 20);
+        t.start();
+        t.join();
+        if (failure[0] instanceof Error e) throw e;
+        if (failure[0] instanceof Exception e) throw e;
     }
 
     @Test
