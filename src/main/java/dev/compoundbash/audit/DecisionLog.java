@@ -119,10 +119,25 @@ public final class DecisionLog implements AutoCloseable {
      * @param durationUs how long the evaluation took, in microseconds
      */
     public void record(String sessionId, String cwd, String command, HookRunner.Verdict verdict, long durationUs) {
+        record(sessionId, cwd, null, command, verdict, durationUs);
+    }
+
+    /**
+     * Records one evaluation with the call's permission mode, written by {@link #close()}. Never throws.
+     *
+     * @param sessionId      Claude Code's {@code session_id}; may be null
+     * @param cwd            the call's working directory; may be null
+     * @param permissionMode the input's {@code permission_mode} as given; null when the input had none
+     * @param command        the Bash command
+     * @param verdict        the hook's verdict
+     * @param durationUs     how long the evaluation took, in microseconds
+     */
+    public void record(String sessionId, String cwd, String permissionMode, String command,
+                       HookRunner.Verdict verdict, long durationUs) {
         if (path == null) return;
         try {
-            pending = entry(OffsetDateTime.now(clock).format(TIME), version, sessionId, cwd, command, verdict,
-                    durationUs) + "\n";
+            pending = entry(OffsetDateTime.now(clock).format(TIME), version, sessionId, cwd, permissionMode, command,
+                    verdict, durationUs) + "\n";
         } catch (RuntimeException | OutOfMemoryError e) {
             note(e);
         }
@@ -142,11 +157,31 @@ public final class DecisionLog implements AutoCloseable {
      */
     public static String entry(String time, String version, String sessionId, String cwd, String command,
                                HookRunner.Verdict verdict, long durationUs) {
+        return entry(time, version, sessionId, cwd, null, command, verdict, durationUs);
+    }
+
+    /**
+     * One log entry as a single-line JSON object, with the call's {@code permission_mode} (omitted when null), so
+     * that {@code replay} judges the entry again in the mode it was decided in.
+     *
+     * @param time           ISO-8601 time with offset
+     * @param version        the hook's version
+     * @param sessionId      {@code session_id}, may be null
+     * @param cwd            working directory, may be null
+     * @param permissionMode the input's {@code permission_mode} as given, may be null
+     * @param command        the command
+     * @param verdict        the verdict
+     * @param durationUs     microseconds
+     * @return the JSON text, without a newline
+     */
+    public static String entry(String time, String version, String sessionId, String cwd, String permissionMode,
+                               String command, HookRunner.Verdict verdict, long durationUs) {
         ObjectNode o = JSON.createObjectNode();
         o.put("time", time);
         o.put("version", version);
         o.put("session_id", sessionId);
         o.put("cwd", cwd);
+        if (permissionMode != null) o.put("permission_mode", permissionMode);
         o.put("command", command);
         o.put("decision", verdict.outcome());
         o.put("reason", verdict.reason());

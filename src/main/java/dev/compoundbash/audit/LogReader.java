@@ -30,6 +30,8 @@ public final class LogReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TEXT_LINE = Pattern.compile("^(\\S+) \\[[^\\]]*\\] (.*)$");
     private static final Pattern FINAL = Pattern.compile("^(ALLOW|ASK|DENY|DEFER): (.*)$");
+    /** HookRunner's "permission mode: MODE" line (the mode the rules acted on; an unknown input mode is default). */
+    private static final Pattern MODE = Pattern.compile("^permission mode: (\\S+)(?: \\(input said .*\\))?$");
 
     /**
      * One recorded evaluation.
@@ -40,9 +42,16 @@ public final class LogReader {
      * @param command     the command
      * @param oldDecision {@code allow ask deny defer}, or {@code unknown} when the log holds no decision for it
      * @param oldReason   the recorded reason, may be empty
+     * @param permissionMode the call's {@code permission_mode} as recorded (JSONL {@code permission_mode}, or the
+     *                    text log's {@code permission mode:} line), null when the log has none (default mode)
      */
     public record Entry(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
-                        String oldReason) {
+                        String oldReason, String permissionMode) {
+        /** An entry without a recorded permission mode. */
+        public Entry(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
+                     String oldReason) {
+            this(source, time, cwd, command, oldDecision, oldReason, null);
+        }
     }
 
     private LogReader() {
@@ -62,6 +71,7 @@ public final class LogReader {
         int n = 0;
         int skipped = 0;
         Entry open = null; // a text-log entry waiting for its decision line
+        String mode = null; // a text-log "permission mode:" line, which comes before its "evaluating:" line
         while ((line = in.readLine()) != null) {
             n++;
             if (line.startsWith("{")) {
@@ -73,7 +83,8 @@ public final class LogReader {
                     }
                     sink.accept(new Entry(name + ":" + n, time(o.path("time").asText(null)),
                             o.hasNonNull("cwd") ? o.path("cwd").asText() : null, o.path("command").asText(),
-                            o.path("decision").asText("unknown"), o.path("reason").asText("")));
+                            o.path("decision").asText("unknown"), o.path("reason").asText(""),
+                            o.path("permission_mode").isTextual() ? o.path("permission_mode").asText() : null));
                 } catch (IOException e) {
                     skipped++;
                 }
@@ -85,17 +96,26 @@ public final class LogReader {
                 continue;
             }
             String message = m.group(2);
+            Matcher pm = MODE.matcher(message);
+            if (pm.matches()) {
+                mode = pm.group(1);
+                continue;
+            }
             if (message.startsWith("evaluating: ")) {
                 if (open != null) sink.accept(open);
                 open = new Entry(name + ":" + n, time(m.group(1)), null,
-                        unescape(message.substring("evaluating: ".length())), "unknown", "");
+                        unescape(message.substring("evaluating: ".length())), "unknown", "", mode);
+                mode = null;
                 continue;
             }
             Matcher f = FINAL.matcher(message);
-            if (f.matches() && open != null) {
-                sink.accept(new Entry(open.source(), open.time(), null, open.command(),
-                        f.group(1).toLowerCase(java.util.Locale.ROOT), f.group(2)));
-                open = null;
+            if (f.matches()) {
+                mode = null; // a call that ended before "evaluating:" (an empty command) keeps no mode
+                if (open != null) {
+                    sink.accept(new Entry(open.source(), open.time(), null, open.command(),
+                            f.group(1).toLowerCase(java.util.Locale.ROOT), f.group(2), open.permissionMode()));
+                    open = null;
+                }
             }
         }
         if (open != null) sink.accept(open);

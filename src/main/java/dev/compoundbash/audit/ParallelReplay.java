@@ -21,8 +21,15 @@ public final class ParallelReplay {
     private ParallelReplay() {
     }
 
-    /** One call to decide: the command, the working directory it is judged in, and the settings it is judged under. */
-    public record Call(String command, String cwd, PermissionSettings settings) {
+    /**
+     * One call to decide: the command, the working directory it is judged in, the settings it is judged under, and
+     * the permission mode it was made in (null: default).
+     */
+    public record Call(String command, String cwd, PermissionSettings settings, String permissionMode) {
+        /** A call in the default permission mode. */
+        public Call(String command, String cwd, PermissionSettings settings) {
+            this(command, cwd, settings, null);
+        }
     }
 
     /**
@@ -60,7 +67,7 @@ public final class ParallelReplay {
         try {
             pool.submit(() -> IntStream.range(0, calls.size()).parallel().forEach(i -> {
                 Call c = calls.get(i);
-                out[i] = decideOrDefer(c.command(), c.cwd(), null, c.settings(), engine, tmpDir);
+                out[i] = decideOrDefer(c.command(), c.cwd(), c.permissionMode(), c.settings(), engine, tmpDir);
             })).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

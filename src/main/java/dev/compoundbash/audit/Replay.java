@@ -99,7 +99,8 @@ public final class Replay {
         List<ParallelReplay.Call> calls = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             LogReader.Entry e = batch.get(i);
-            calls.add(new ParallelReplay.Call(e.command(), e.cwd() != null ? e.cwd() : defaultCwd, batchSettings.get(i)));
+            calls.add(new ParallelReplay.Call(e.command(), e.cwd() != null ? e.cwd() : defaultCwd, batchSettings.get(i),
+                    e.permissionMode()));
         }
         List<HookRunner.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir,
                 Runtime.getRuntime().availableProcessors());
@@ -116,6 +117,7 @@ public final class Replay {
         changed++;
         try {
             changes.write(e.source() + (e.time() != null ? "  " + e.time() : "") + (e.cwd() != null ? "  cwd " + e.cwd() : "")
+                    + (e.permissionMode() != null ? "  mode " + e.permissionMode() : "")
                     + "\n    command: " + HookLog.escape(e.command())
                     + "\n    old: " + e.oldDecision() + "  " + HookLog.escape(e.oldReason())
                     + "\n    new: " + v.outcome() + "  " + HookLog.escape(v.reason()) + "\n");

@@ -52,8 +52,17 @@ public final class ExplainCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "COMMAND", description = "The Bash command, as one argument.")
     String command;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        if (permissionMode != null && !CallContext.KNOWN_MODES.contains(permissionMode)) {
+            // The hook takes an unknown mode from Claude Code as default; a person who typed it wants to know.
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "unknown --permission-mode '"
+                    + permissionMode + "': use one of " + String.join(", ", new java.util.TreeSet<>(
+                    CallContext.KNOWN_MODES)));
+        }
         Map<String, String> env = System.getenv();
         PermissionSettings settings = settingsFiles.isEmpty() ? SettingsLoader.load(env) : SettingsLoader.loadFiles(settingsFiles);
         RuleEngine engine = RuleEngine.load(UserRules.files(env));

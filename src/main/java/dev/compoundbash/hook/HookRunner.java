@@ -115,7 +115,7 @@ public final class HookRunner {
         RuleEngine engine = engines.engine(UserRules.files(env), env);
         Verdict v = decide(input.command(), input.cwd(), input.permissionMode(), settings, engine, env.get("TMPDIR"),
                 log);
-        decisions.record(input.sessionId(), input.cwd(), input.command(), v, (System.nanoTime() - start) / 1000);
+        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v, (System.nanoTime() - start) / 1000);
         return v.json();
     }
 

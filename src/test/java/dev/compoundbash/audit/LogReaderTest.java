@@ -54,6 +54,26 @@ class LogReaderTest {
     }
 
     @Test
+    void readsThePermissionModeOfEachEntry() throws Exception {
+        // Replay judges an entry in the mode it was decided in (before, every entry was judged in default mode).
+        List<LogReader.Entry> e = read("""
+                {"cwd":"/w","permission_mode":"plan","command":"git push","decision":"defer"}
+                {"cwd":"/w","command":"ls","decision":"allow"}
+                2026-11-30T04:48:53.100+00:00 [0.1.0] permission mode: bypassPermissions
+                2026-11-30T04:48:53.101+00:00 [0.1.0] evaluating: echo $(curl x)
+                2026-11-30T04:48:53.104+00:00 [0.1.0] DEFER: bypassPermissions mode, no prompt for: ask
+                2026-11-30T04:48:54.000+00:00 [0.1.0] permission mode: default (input said "bogus")
+                2026-11-30T04:48:54.001+00:00 [0.1.0] evaluating: ls
+                2026-11-30T04:48:54.002+00:00 [0.1.0] ALLOW: all 1 sub-command(s) approved
+                2026-11-30T04:48:55.000+00:00 [0.1.0] evaluating: ls
+                2026-11-30T04:48:55.001+00:00 [0.1.0] ALLOW: all 1 sub-command(s) approved
+                """);
+        assertThat(e).extracting(LogReader.Entry::permissionMode)
+                .containsExactly("plan", null, "bypassPermissions", "default", null);
+        assertThat(e.get(2).oldDecision()).isEqualTo("defer");
+    }
+
+    @Test
     void unescapeUndoesHookLogEscape() {
         String raw = "a\nb\rc\u0007d\\e\\u00zz";
         assertThat(LogReader.unescape(dev.compoundbash.hook.HookLog.escape(raw))).isEqualTo(raw);

@@ -87,6 +87,18 @@ class CliProcessTest {
     }
 
     @Test
+    void explainRefusesAnUnknownPermissionMode() throws Exception {
+        // Found by the fresh-user trial: a typo was judged as default mode without a word.
+        Proc.Result r = cli("explain", "--permission-mode", "bogus", "git status");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stderr()).contains("unknown --permission-mode 'bogus'").contains("bypassPermissions");
+        assertThat(r.stdout()).isEmpty();
+        Proc.Result plan = cli("explain", "--json", "--permission-mode", "plan", "git status");
+        assertThat(plan.exit()).isZero();
+        assertThat(JSON.readTree(plan.stdout()).get("permissionMode").asText()).isEqualTo("plan");
+    }
+
+    @Test
     void rulesListCheckAndTest() throws Exception {
         Path d = userRules();
         Files.copy(EXAMPLES.resolve("git-readonly.drl"), d.resolve("git-readonly.drl"));
@@ -192,9 +204,20 @@ class CliProcessTest {
 
     /** Runs the hook in process, as the process would, writing both logs under the temp home. */
     void hook(String command) {
+        hook(command, null);
+    }
+
+    /** {@link #hook(String)} with the input's {@code permission_mode} (null: none). */
+    void hook(String command, String permissionMode) {
         String in;
         try {
             in = Proc.hookInput(command, work.toString(), "replay-test");
+            if (permissionMode != null) {
+                com.fasterxml.jackson.databind.node.ObjectNode o =
+                        (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(in);
+                o.put("permission_mode", permissionMode);
+                in = o.toString();
+            }
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -241,6 +264,29 @@ class CliProcessTest {
         assertThat(future.exit()).isZero();
         assertThat(future.stdout()).contains("0 decision(s) replayed");
         assertThat(cli("replay", "--since", "soon", jsonl.toString()).exit()).isEqualTo(2);
+    }
+
+    @Test
+    void replayJudgesEachEntryInThePermissionModeItWasDecidedIn() throws Exception {
+        // Before, replay judged every entry in default mode: plan-mode defers of rule-approved commands and
+        // bypass-mode defers of hook prompts all showed as changed although nothing had changed.
+        hook("git status", "plan");                 // approved by an allow rule: plan mode defers
+        hook("echo $(curl x)", "bypassPermissions"); // the hook's own nested-command prompt: bypass defers
+        hook("git status", null);                   // default: allow
+        Path jsonl = home.resolve(".claude/logs/compound-bash.jsonl");
+        Path text = home.resolve(".claude/logs/compound-bash.log");
+        List<String> lines = Files.readAllLines(jsonl);
+        assertThat(lines).hasSize(3);
+        assertThat(JSON.readTree(lines.get(0)).path("permission_mode").asText()).isEqualTo("plan");
+        assertThat(JSON.readTree(lines.get(0)).path("decision").asText()).isEqualTo("defer");
+        assertThat(JSON.readTree(lines.get(1)).path("decision").asText()).isEqualTo("defer");
+        assertThat(JSON.readTree(lines.get(2)).has("permission_mode")).isFalse();
+        for (Path log : List.of(jsonl, text)) {
+            Proc.Result r = cli("replay", log.toString());
+            assertThat(r.exit()).as(log + ": " + r.stdout() + r.stderr()).isZero();
+            assertThat(r.stdout()).contains("3 decision(s) replayed, 0 changed", "defer -> defer          2",
+                    "allow -> allow          1");
+        }
     }
 
     @Test
