@@ -28,6 +28,10 @@ public final class Context {
     public static final String INLINE_SCRIPT = "inline script";
     /** Code written inside a variable's static value, which arithmetic or indirection may evaluate later. */
     public static final String STORED_CODE = "code stored in a variable";
+    /** A value expanded as a prompt string ({@code ${x@P}}), which runs the command substitutions in it. */
+    public static final String PROMPT_EXPANSION = "prompt expansion of a value";
+    /** A variable name given at run time to a builtin that evaluates its subscript ({@code read "a[$x]"}). */
+    public static final String EVALUATED_NAME = "variable name evaluated at run time";
 
     private Context() {
     }

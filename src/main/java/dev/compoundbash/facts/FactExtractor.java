@@ -49,6 +49,23 @@ public final class FactExtractor {
     private int wrapperDepth;
     /** Names set by assignment statements and declaration builtins met so far, in order. */
     private final List<String> shellVariables = new ArrayList<>();
+    /**
+     * Names set anywhere in the command in ways whose order is not tracked (arithmetic assignments,
+     * {@code ${NAME:=...}}, values evaluated as arithmetic): every sub-command is judged as if set before it.
+     */
+    private final java.util.Set<String> setAnywhere = new java.util.LinkedHashSet<>();
+    /** Variables assigned a value only known at run time (an expansion, read, mapfile, a loop over expansions). */
+    private final java.util.Set<String> runTimeValues = new java.util.HashSet<>();
+    /** Source text of every arithmetic context: (( )), $(( )), for (( )), subscripts, [[ -eq ]] operands, let. */
+    private final List<String> arithmeticTexts = new ArrayList<>();
+    /** Names whose value is used as a variable name (${!name}). */
+    private final java.util.Set<String> indirected = new java.util.HashSet<>();
+    /** Static text holding a command-substitution opener that {@link #storedCode} did not already extract. */
+    private final List<String> codeLikeTexts = new ArrayList<>();
+    /** Every static text part, for values bash may later evaluate as arithmetic ({@code x='PATH=0'}). */
+    private final List<String> staticTexts = new ArrayList<>();
+    /** True when the command evaluates a value as code: ${x@P}, or a run-time name given to a name-taking builtin. */
+    private boolean evaluatesValues;
 
     private FactExtractor(String source, Environment env) {
         this.source = source;
@@ -65,6 +82,7 @@ public final class FactExtractor {
     public static Facts extract(Script script, Environment env) {
         FactExtractor x = new FactExtractor(script.source(), env);
         x.list(script.body(), true);
+        x.valuesEvaluatedLater();
         return new Facts(List.copyOf(x.subCommands), List.copyOf(x.wrappers), List.copyOf(x.findActions),
                 List.copyOf(x.redirects));
     }
@@ -112,6 +130,13 @@ public final class FactExtractor {
         } else if (c instanceof Command.For f) {
             context.add(Context.LOOP);
             if (f.items() != null) for (Word w : f.items()) word(w);
+            // for NAME in ...; select NAME in ...: the loop assigns NAME (and keeps the last value after it).
+            WordValue var = WordValue.of(f.variable(), source);
+            String name = var.isStatic() ? var.text() : VariableWrites.RUN_TIME_NAME;
+            shellVariables.add(name);
+            boolean runTime = f.items() == null;
+            if (f.items() != null) for (Word w : f.items()) runTime |= !WordValue.of(w, source).isStatic();
+            if (runTime || f.select()) runTimeValues.add(name);
             list(f.body(), false);
             context.remove(context.size() - 1);
             redirections(f.redirections(), -1);
@@ -184,21 +209,7 @@ public final class FactExtractor {
             stdinScript(sc, argv, dyn, s.redirections(), top);
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
-            if (!dyn[0] && DECLARATIONS.contains(argv.get(0))) {
-                for (int i = 1; i < argv.size(); i++) {
-                    String a = argv.get(i);
-                    if (!WrapperGrammar.isAssignmentWord(a)) continue;
-                    shellVariables.add(a.substring(0, a.indexOf('=')));
-                }
-            }
-            if (!dyn[0] && VARIABLE_SETTERS.contains(argv.get(0))) {
-                // read NAME, printf -v NAME, getopts OPTS NAME, mapfile NAME assign a variable by name (bash(1)
-                // "SHELL BUILTIN COMMANDS"): every static identifier argument is taken as one (over-approximation).
-                for (int i = 1; i < argv.size(); i++) {
-                    String a = argv.get(i).startsWith("-v") ? argv.get(i).substring(2) : argv.get(i);
-                    if (!dyn[i] && a.matches("[A-Za-z_][A-Za-z0-9_]*")) shellVariables.add(a);
-                }
-            }
+            if (!dyn[0]) builtinWrites(sc, argv, dyn);
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
             for (Assignment a : s.assignments()) shellVariables.add(a.name());
@@ -206,13 +217,85 @@ public final class FactExtractor {
         redirections(s.redirections(), id);
     }
 
-    /** Builtins that set variables from {@code NAME=VALUE} arguments (bash(1) SHELL BUILTIN COMMANDS). */
-    /** Builtins that assign a shell variable named by an argument. */
-    private static final java.util.Set<String> VARIABLE_SETTERS = java.util.Set.of("read", "printf", "getopts",
-            "mapfile", "readarray");
+    /** Builtins that read a value at run time into the variables they name (bash(1) SHELL BUILTIN COMMANDS). */
+    private static final java.util.Set<String> VARIABLE_READERS = java.util.Set.of("read", "printf", "getopts",
+            "mapfile", "readarray", "wait");
 
-    private static final java.util.Set<String> DECLARATIONS = java.util.Set.of("export", "declare", "typeset",
-            "local", "readonly");
+    /**
+     * The variables a builtin {@code sc} assigns by name (read, printf -v, getopts, mapfile, wait -p, unset and the
+     * declaration builtins; {@link VariableWrites}), which later commands are judged against; {@code let}'s
+     * arguments as arithmetic; and a name given at run time to a builtin that evaluates names ({@code test -v
+     * "a[$x]"}, {@code printf -v "$n"}): bash evaluates a subscript in it, command substitutions included, so it is
+     * code only known at run time.
+     */
+    private void builtinWrites(SubCommand sc, List<String> argv, boolean[] dyn) {
+        String name = argv.get(0);
+        List<String> names = VariableWrites.byBuiltin(argv, dyn);
+        shellVariables.addAll(names);
+        if (VARIABLE_READERS.contains(name)) runTimeValues.addAll(names);
+        if (name.equals("let")) {
+            for (int i = 1; i < argv.size(); i++) arithmeticTexts.add(argv.get(i));
+        }
+        boolean declaration = VariableWrites.DECLARATIONS.contains(name);
+        for (VariableWrites.Operand o : VariableWrites.nameOperands(argv, dyn)) {
+            if (!dyn[o.index()]) continue;
+            String text = o.text();
+            int eq = declaration ? text.indexOf('=') : -1;
+            String namePart = eq > 0 ? text.substring(0, eq) : text;
+            if (namePart.indexOf('$') >= 0 || namePart.indexOf('`') >= 0 || !namePart.matches("[A-Za-z_].*")) {
+                runTimeCode(text, Context.EVALUATED_NAME);
+            } else if (eq > 0) {
+                // NAME=$(...): a value only known at run time
+                runTimeValues.add(namePart.replaceAll("\\+$", "").replaceAll("\\[.*", ""));
+            }
+        }
+        if (name.equals("test") || name.equals("[")) {
+            for (int i = 2; i < argv.size(); i++) {
+                if (dyn[i] && argv.get(i - 1).equals("-v")) runTimeCode(argv.get(i), Context.EVALUATED_NAME);
+            }
+        }
+    }
+
+    /**
+     * Text bash evaluates as code at run time whose commands cannot be read here ({@code ${x@P}}, a name built at
+     * run time): one nested sub-command with a dynamic name, which no rule approves.
+     */
+    private void runTimeCode(String text, String label) {
+        evaluatesValues = true;
+        context.add(label);
+        int id = nextId++;
+        subCommands.add(commandFact(id, List.of(text), new boolean[]{true}, text, false, "command", -1, false,
+                List.of()));
+        context.remove(context.size() - 1);
+    }
+
+    /**
+     * After the walk: what bash evaluates later from values. Arithmetic assignments anywhere, and static text that
+     * an arithmetic evaluation of a variable could run as an assignment ({@code x='PATH=0'; echo $((x))}), set
+     * variables for every sub-command; a value only known at run time that is evaluated as arithmetic or used as
+     * a name ({@code n=$(cat f); echo $((n))}, {@code ${!n}}) may run the command substitution of an array
+     * subscript in it, so no sub-command is approved; and where a value is evaluated as code ({@code ${x@P}}), the
+     * commands inside any static text are extracted as stored code.
+     */
+    private void valuesEvaluatedLater() {
+        for (String t : arithmeticTexts) setAnywhere.addAll(VariableWrites.inArithmetic(t));
+        if (!arithmeticTexts.isEmpty() || !indirected.isEmpty()) {
+            for (String t : staticTexts) setAnywhere.addAll(VariableWrites.inArithmetic(t));
+            boolean runTime = false;
+            for (String t : arithmeticTexts) {
+                for (String n : VariableWrites.referencedInArithmetic(t)) runTime |= runTimeValues.contains(n);
+            }
+            for (String n : indirected) runTime |= runTimeValues.contains(n);
+            if (runTime) setAnywhere.add(VariableWrites.RUN_TIME_VALUE);
+        }
+        if (evaluatesValues) {
+            for (String t : codeLikeTexts) storedCode(t, true);
+        }
+        if (setAnywhere.isEmpty()) return;
+        for (int i = 0; i < subCommands.size(); i++) {
+            subCommands.set(i, subCommands.get(i).withShellVariablesAdded(List.copyOf(setAnywhere)));
+        }
+    }
 
     private SubCommand commandFact(int id, List<String> argv, boolean[] dyn, String raw, boolean top, String role,
                                    int wrapperId, boolean appended, List<String> assignmentWords) {
@@ -415,6 +498,10 @@ public final class FactExtractor {
     // ---- words, assignments, redirections ----------------------------------------------------------------------
 
     private void assignment(Assignment a) {
+        boolean runTime = a.value() != null && !WordValue.of(a.value(), source).isStatic();
+        if (a.array() != null) for (ArrayElement e : a.array()) runTime |= !WordValue.of(e.value(), source).isStatic();
+        if (runTime) runTimeValues.add(a.name());
+        if (a.index() != null) arithmeticTexts.add(a.index().span().text(source));
         context.add(Context.ASSIGNMENT);
         if (a.index() != null) {
             context.add(Context.ARRAY_SUBSCRIPT);
@@ -437,17 +524,32 @@ public final class FactExtractor {
      * denies. Text without a subscript ({@code 'use $(pwd)'}) is never evaluated this way and is left alone.
      */
     private void storedCode(String text) {
+        staticTexts.add(text);
+        if (!hasCodeOpener(text)) return;
         int bracket = text.indexOf('[');
-        if (bracket < 0) return;
-        String tail = text.substring(bracket);
-        if (tail.indexOf("$(") < 0 && tail.indexOf('`') < 0 && tail.indexOf("<(") < 0 && tail.indexOf(">(") < 0) {
+        if (bracket < 0 || !hasCodeOpener(text.substring(bracket))) {
+            codeLikeTexts.add(text);
             return;
         }
+        storedCode(text, false);
+    }
+
+    private static boolean hasCodeOpener(String t) {
+        return t.contains("$(") || t.indexOf('`') >= 0 || t.contains("<(") || t.contains(">(");
+    }
+
+    /**
+     * Extracts the commands of static text as stored code; when {@code evaluated} (the command evaluates values as
+     * code) and the text does not parse on its own (a piece of code assembled at run time), it is code only known
+     * at run time.
+     */
+    private void storedCode(String text, boolean evaluated) {
         Script script;
         try {
             script = Parser.parse(text);
         } catch (ParseException | RuntimeException e) {
-            return; // bash could not evaluate it either
+            if (evaluated) runTimeCode(text, Context.STORED_CODE);
+            return; // bash could not evaluate it alone either
         }
         String savedSource = source;
         source = script.source();
@@ -503,6 +605,7 @@ public final class FactExtractor {
         } else if (p instanceof WordPart.ArithExpansion ae) {
             arithmetic(ae.expression());
         } else if (p instanceof WordPart.ParamExpansion pe) {
+            paramEffects(pe);
             if (pe.index() != null) {
                 context.add(Context.ARRAY_SUBSCRIPT);
                 word(pe.index());
@@ -522,8 +625,30 @@ public final class FactExtractor {
         }
     }
 
+    /**
+     * What a parameter expansion does besides expanding (bash(1) "Parameter Expansion"): {@code ${NAME:=w}} and
+     * {@code ${NAME=w}} assign NAME; {@code ${x@P}} expands x's value as a prompt string, which runs command
+     * substitutions in it; {@code ${!x}} uses x's value as a variable name (whose subscript bash evaluates);
+     * subscripts and {@code ${x:offset:length}} are arithmetic.
+     */
+    private void paramEffects(WordPart.ParamExpansion pe) {
+        String op = pe.operator();
+        if (pe.index() != null) arithmeticTexts.add(pe.index().span().text(source));
+        if ("!".equals(pe.prefix())) indirected.add(pe.name());
+        if (op == null) return;
+        if (op.equals(":=") || op.equals("=")) {
+            setAnywhere.add("!".equals(pe.prefix()) ? VariableWrites.RUN_TIME_NAME : pe.name());
+        } else if (op.equals("@") && !pe.operands().isEmpty()
+                && pe.operands().get(0).span().text(source).contains("P")) {
+            runTimeCode(pe.span().text(source), Context.PROMPT_EXPANSION);
+        } else if (op.equals(":")) {
+            for (Word w : pe.operands()) arithmeticTexts.add(w.span().text(source));
+        }
+    }
+
     private void arithmetic(Arithmetic a) {
         if (a == null) return;
+        arithmeticTexts.add(a.raw());
         context.add(Context.ARITHMETIC);
         parts(a.parts());
         context.remove(context.size() - 1);
@@ -533,8 +658,17 @@ public final class FactExtractor {
         if (t instanceof TestExpr.Operand o) {
             word(o.word());
         } else if (t instanceof TestExpr.Unary u) {
+            // [[ -v NAME ]] evaluates a subscript in NAME: a NAME built at run time is code only known then.
+            if (u.operator().equals("-v") && u.operand() instanceof TestExpr.Operand o
+                    && !WordValue.of(o.word(), source).isStatic()) {
+                runTimeCode(o.word().span().text(source), Context.EVALUATED_NAME);
+            }
             test(u.operand());
         } else if (t instanceof TestExpr.Binary b) {
+            if (ARITHMETIC_TESTS.contains(b.operator())) {
+                arithmeticTexts.add(b.left().span().text(source));
+                arithmeticTexts.add(b.right().span().text(source));
+            }
             test(b.left());
             test(b.right());
         } else if (t instanceof TestExpr.Not n) {
@@ -543,6 +677,10 @@ public final class FactExtractor {
             test(p.inner());
         }
     }
+
+    /** [[ ]] operators that evaluate both operands as arithmetic expressions (bash(1) "CONDITIONAL EXPRESSIONS"). */
+    private static final java.util.Set<String> ARITHMETIC_TESTS = java.util.Set.of("-eq", "-ne", "-lt", "-le",
+            "-gt", "-ge");
 
     private void redirections(List<Redirection> list, int commandId) {
         for (Redirection r : list) redirection(r, commandId);

@@ -16,6 +16,22 @@ import java.util.Set;
  */
 public final class RedirectTargets {
     /** Devices a redirection may always write to. {@code /dev/fd/*} is deliberately absent. */
+    /**
+     * Whether a redirection target may open a network connection: bash opens {@code /dev/tcp/HOST/PORT} and
+     * {@code /dev/udp/HOST/PORT} as sockets, for input as well as output (bash(1) "REDIRECTION"), so even
+     * {@code cat < /dev/tcp/...} sends data (the host name itself, in a DNS lookup). A dynamic target counts when its
+     * text, quotes removed, names those paths or is {@code /dev/} followed by an expansion.
+     *
+     * @param target the target as written (a dynamic one as its source text)
+     * @return true for such a target
+     */
+    public static boolean opensNetworkConnection(String target) {
+        if (target == null) return false;
+        String t = target.replace("\"", "").replace("'", "").replace("\\", "");
+        return t.contains("/dev/tcp/") || t.contains("/dev/udp/") || t.startsWith("/dev/$") || t.startsWith("/dev/`")
+                || t.startsWith("/dev/tc$") || t.startsWith("/dev/ud$");
+    }
+
     public static final Set<String> SAFE_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
             "/dev/zero", "/dev/random", "/dev/urandom");
     private static final Set<String> PROTECTED = Set.of(".git", ".claude");

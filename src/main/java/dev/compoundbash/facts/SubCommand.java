@@ -97,6 +97,21 @@ public final class SubCommand {
                 argumentsAppended, assignmentNames, assignments, privilegeId, shellVariables);
     }
 
+    /**
+     * This command with more names in {@link #getShellVariables()} (those set anywhere in the command, in ways
+     * whose order is not tracked), every other field unchanged.
+     *
+     * @param more names to add; those already present are not repeated
+     * @return a new SubCommand, or this one when nothing is added
+     */
+    public SubCommand withShellVariablesAdded(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(shellVariables);
+        for (String n : more) if (!all.contains(n)) all.add(n);
+        if (all.size() == shellVariables.size()) return this;
+        return new SubCommand(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, role, wrapperId,
+                argumentsAppended, assignmentNames, assignments, privilegeId, all);
+    }
+
     public int getId() { return id; }
 
     /** The argument vector; argv[0] is the command name. Never empty. */

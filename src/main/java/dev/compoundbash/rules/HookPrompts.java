@@ -20,7 +20,8 @@ public final class HookPrompts {
             "output into .git or .claude asks",
             "relative output after a directory change asks",
             "output with a misconfigured additional directory asks",
-            "relative output under a wrapper that changes directory asks");
+            "relative output under a wrapper that changes directory asks",
+            "redirection to a network connection asks");
 
     private HookPrompts() {
     }

@@ -1,5 +1,7 @@
 package dev.compoundbash.rules;
 
+import dev.compoundbash.facts.VariableWrites;
+
 import java.util.List;
 import java.util.Set;
 
@@ -72,7 +74,8 @@ public final class SafeEnvironment {
      * @return true when the name is one of them
      */
     public static boolean changesWhatRuns(String name) {
-        return RUNS.contains(name) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_")
+        return RUNS.contains(name) || name.equals(VariableWrites.RUN_TIME_NAME)
+                || name.equals(VariableWrites.RUN_TIME_VALUE) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_")
                 || name.startsWith("BASH_FUNC_") || name.startsWith("PYTHON") || name.startsWith("PERL5")
                 || name.startsWith("RUBY") || name.startsWith("NODE_") && !name.equals("NODE_ENV");
     }
@@ -86,7 +89,28 @@ public final class SafeEnvironment {
         return null;
     }
 
+    /**
+     * Why a command after a statement setting {@code name} is not approved, for the finding's reason.
+     *
+     * @param name        a name {@link #changesWhatRuns} accepts, or one of {@link VariableWrites}' markers
+     * @param commandName the command's name as written
+     * @return one sentence
+     */
+    public static String whyNotApproved(String name, String commandName) {
+        if (name.equals(VariableWrites.RUN_TIME_NAME)) {
+            return "the command sets a variable whose name is only known at run time, so what \"" + commandName
+                    + "\" runs is not known";
+        }
+        if (name.equals(VariableWrites.RUN_TIME_VALUE)) {
+            return "the command evaluates a value only known at run time as arithmetic or as a variable name, which "
+                    + "runs the command substitutions of an array subscript in it";
+        }
+        return name + " is set earlier in the command, so what \"" + commandName + "\" runs is not known";
+    }
+
     private static final Set<String> RUNS = Set.of("PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
+            // bash's command hash table and alias table (bash(1) "Shell Variables"): an element binds a name
+            "BASH_CMDS", "BASH_ALIASES", "EXECIGNORE", "BASH_LOADABLES_PATH", "POSIXLY_CORRECT",
             "PROMPT_COMMAND", "PS4", "CDPATH", "GLOBIGNORE", "HOME", "TMPDIR", "PAGER", "MANPAGER", "EDITOR",
             "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "CLASSPATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
             "JDK_JAVA_OPTIONS", "SSH_ASKPASS", "SUDO_ASKPASS", "GCONV_PATH", "XDG_CONFIG_HOME", "PERLLIB",

@@ -32,10 +32,13 @@ public record WordValue(boolean isStatic, String value, String raw, List<WordPar
     public static WordValue of(Word word, String source) {
         StringBuilder sb = new StringBuilder();
         List<WordPart> expansions = new ArrayList<>();
-        boolean[] flags = new boolean[2]; // glob, brace
+        boolean[] flags = new boolean[3]; // glob, brace, unquoted [
         collect(word.parts(), sb, expansions, flags, false);
         boolean isStatic = expansions.isEmpty();
         String raw = word.span().text(source);
+        // A [ starts a bracket expression only when a ] follows it; alone (the test command [) it is literal
+        // (bash(1) "Pattern Matching").
+        if (flags[2] && raw.indexOf(']', raw.indexOf('[') + 1) > 0) flags[0] = true;
         return new WordValue(isStatic, isStatic ? sb.toString() : null, raw, List.copyOf(expansions), flags[0],
                 flags[1]);
     }
@@ -84,7 +87,10 @@ public record WordValue(boolean isStatic, String value, String raw, List<WordPar
                 i++;
                 continue;
             }
-            if (c == '*' || c == '?' || c == '[') flags[0] = true;
+            // A [ starts a bracket expression only when a ] closes it; alone (the test command [) it is literal
+            // (bash(1) "Pattern Matching").
+            if (c == '*' || c == '?') flags[0] = true;
+            if (c == '[') flags[2] = true;
             if (c == '{') {
                 braceDepth++;
             } else if (c == '}' && braceDepth > 0) {

@@ -296,9 +296,59 @@ class FactExtractorTest {
                 "echo hi");
         assertThat(s.get(0).getShellVariables()).isEmpty();
         assertThat(s.get(1).getShellVariables()).containsExactly("PATH", "x", "y");
-        assertThat(s.get(3).getShellVariables()).containsExactly("PATH", "x", "y", "A", "C");
+        // export B exports B's value to every later child process: it counts as setting B.
+        assertThat(s.get(3).getShellVariables()).containsExactly("PATH", "x", "y", "A", "B", "C");
         // A prefix is not a statement: it is the command's own environment.
         assertThat(facts("PATH=/tmp ls; echo").subCommands().get(1).getShellVariables()).isEmpty();
+    }
+
+    @Test
+    void everyWayOfSettingAVariableIsSeen() throws Exception {
+        // Red-team trial (issue 8): each of these set PATH or the hash table under bash 5.2, unseen before.
+        String[] forms = {"unset PATH", ": ${PATH:=/x}", "read -aPATH", "read PATH[0]", "printf -v PATH[0] x",
+                "((PATH=0))", "echo $((PATH=0))", "[[ PATH=0 -eq 0 ]]", "a[PATH=0]=1", "for PATH in /x; do :; done",
+                "select PATH in /x; do break; done", "for ((PATH=0; 0;)); do :; done", "let PATH=0", "(( PATH++ ))",
+                "x='PATH=0'; echo $((x))", "wait -p PATH", "mapfile -t PATH", "getopts a PATH"};
+        for (String f : forms) {
+            List<SubCommand> s = facts(f + "; ls").subCommands();
+            assertThat(s.get(s.size() - 1).getShellVariables()).as(f).contains("PATH");
+        }
+        assertThat(facts("BASH_CMDS[ls]=/bin/rm; ls").subCommands().get(0).getShellVariables())
+                .contains("BASH_CMDS");
+        for (String f : new String[]{"x=PATH; read $x", "printf -v \"$n\" v", "declare -n r=PATH", "(( $n = 1 ))",
+                "(( ${n}++ ))"}) {
+            List<SubCommand> s = facts(f + "; ls").subCommands();
+            assertThat(s.get(s.size() - 1).getShellVariables()).as(f).contains(VariableWrites.RUN_TIME_NAME);
+        }
+        // Reading a variable or passing it on sets nothing.
+        assertThat(facts("echo $PATH; ls").subCommands().get(1).getShellVariables()).isEmpty();
+        assertThat(facts("read -r -p 'name?' line; ls").subCommands().get(1).getShellVariables())
+                .containsExactly("line");
+    }
+
+    @Test
+    void valuesEvaluatedAsCodeAreNotApproved() throws Exception {
+        // ${x@P} runs command substitutions in x's value; a run-time name given to test -v/read/printf -v/unset is
+        // evaluated with its subscript: both are code only known at run time (a nested dynamic command).
+        for (String c : new String[]{"echo ${x@P}", "test -v \"a[$x]\"", "[ -v \"$n\" ]", "read \"a[$x]\"",
+                "printf -v \"a[$x]\" q", "unset \"a[$x]\"", "[[ -v $n ]]", "declare \"$n=1\""}) {
+            assertThat(facts(c).subCommands()).as(c).anyMatch(s -> !s.isTopLevel() && s.isDynamicName());
+        }
+        // With such an evaluation, commands written in any static text are extracted as stored code.
+        assertThat(facts("x='$(rm -rf y)'; echo ${x@P}").subCommands()).extracting(SubCommand::getLine)
+                .contains("rm -rf y");
+        // A value only known at run time evaluated as arithmetic or as a name: nothing is approved after it.
+        for (String c : new String[]{"n=$(cat f); echo $((n))", "read n; echo $((n+1))", "z=$x$y; echo ${!z}",
+                "for n in $(cat f); do (( n )); done"}) {
+            List<SubCommand> s = facts(c).subCommands();
+            assertThat(s).as(c).allMatch(x -> x.getShellVariables().contains(VariableWrites.RUN_TIME_VALUE));
+        }
+        // Constants and loop words are not.
+        for (String c : new String[]{"x=5; echo $((x+1))", "for i in 1 2 3; do echo $((i*2)); done",
+                "echo $(( $(wc -l < f) + 1 ))"}) {
+            assertThat(facts(c).subCommands()).as(c)
+                    .noneMatch(x -> x.getShellVariables().contains(VariableWrites.RUN_TIME_VALUE));
+        }
     }
 
     @Test
