@@ -32,7 +32,7 @@ final class OracleGenerator {
         String s = simple(r);
         if (depth <= 0) return s;
         String inner = shape(r, depth - 1);
-        return switch (r.nextInt(22)) {
+        return switch (r.nextInt(24)) {
             case 0 -> "echo \"$( " + inner + " )\"";
             case 1 -> name(r) + " \"$( " + inner + " )\"";
             case 2 -> "echo `" + simple(r) + "`";
@@ -55,8 +55,36 @@ final class OracleGenerator {
             case 18 -> "if " + simple(r) + "; then " + inner + "; fi";
             case 19 -> "x=$( " + simple(r) + " )";
             case 20 -> "nohup " + bare(r) + " >/dev/null";
+            case 21, 22 -> resolution(r);
             default -> trick(r);
         };
+    }
+
+    /**
+     * Commands that change what a later name runs, or make bash evaluate a value as code (the red-team classes of
+     * issue 8): the hash table, PATH set through arithmetic, loops, unset, read, printf -v and name references (the
+     * sandbox's work directory holds decoy programs in {@code ./} and {@code ./0/}), and values evaluated by
+     * {@code ${x@P}}, by a builtin given a run-time name, or as arithmetic.
+     */
+    private String resolution(Random r) {
+        String a = name(r), b = name(r), arg = arg(r);
+        // In a group ending in ":", so a false status (test -v, read at EOF, ((0))) never skips what follows.
+        return "{ " + switch (r.nextInt(14)) {
+            case 0 -> "BASH_CMDS[" + a + "]=$(command -v " + b + "); " + a + " " + arg;
+            case 1 -> "((PATH=0)); " + a + " " + arg;
+            case 2 -> "for PATH in 0; do " + a + " " + arg + "; done";
+            case 3 -> "unset PATH; " + a + " " + arg;
+            case 4 -> "x='$(" + b + " " + arg.replace("'", "") + ")'; echo ${x@P}";
+            case 5 -> "x='$(" + b + ")'; test -v \"a[$x]\"";
+            case 6 -> "x='$(" + b + ")'; read \"a[$x]\" < /dev/null";
+            case 7 -> "x='a[$(" + b + ")]'; echo $((x))";
+            case 8 -> "x='a[$(" + b.charAt(0) + "'; y='" + b.substring(1) + ")]'; z=$x$y; echo $((z))";
+            case 9 -> "x=PATH; read $x <<< 0; " + a + " " + arg;
+            case 10 -> "declare -n ref=PATH; ref=0; " + a + " " + arg;
+            case 11 -> "printf -v PATH[0] 0; " + a + " " + arg;
+            case 12 -> "a[PATH=0]=1; " + a + " " + arg;
+            default -> ": ${PATH:=0}; unset PATH; : ${PATH:=0}; " + a + " " + arg;
+        } + "; :; }";
     }
 
     private String trick(Random r) {
