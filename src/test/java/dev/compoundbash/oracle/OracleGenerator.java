@@ -32,7 +32,7 @@ final class OracleGenerator {
         String s = simple(r);
         if (depth <= 0) return s;
         String inner = shape(r, depth - 1);
-        return switch (r.nextInt(22)) {
+        return switch (r.nextInt(24)) {
             case 0 -> "echo \"$( " + inner + " )\"";
             case 1 -> name(r) + " \"$( " + inner + " )\"";
             case 2 -> "echo `" + simple(r) + "`";
@@ -55,6 +55,10 @@ final class OracleGenerator {
             case 18 -> "if " + simple(r) + "; then " + inner + "; fi";
             case 19 -> "x=$( " + simple(r) + " )";
             case 20 -> "nohup " + bare(r) + " >/dev/null";
+            // Line continuations in here-documents: the joined line tr\<newline>ue closes an unquoted body (then
+            // `inner` runs, then the builtin `true`); in the delimiter word it is no quoting, so the body expands.
+            case 21 -> "cat <<true\nbody\ntr\\\nue\n" + inner + "\ntrue";
+            case 22 -> "cat <<tr\\\nue\n$( " + inner + " )\ntrue";
             default -> trick(r);
         };
     }
