@@ -14,9 +14,9 @@ import java.util.Set;
  * (Bash Reference Manual §3.1.1 "Shell Operation", §3.1.2.1 "Escape Character", §3.1.3 "Comments",
  * §3.6.6 "Here Documents").
  *
- * <p>The scanned text is either the script itself or the un-escaped body of a backquoted command substitution;
- * in the latter case {@link #map} translates local offsets to offsets of the script so that every span refers to
- * the original source.
+ * <p>The scanned text is the script itself, the un-escaped body of a backquoted command substitution, or the
+ * joined body of an unquoted here-document (its line continuations removed); in the latter two cases {@link #map}
+ * translates local offsets to offsets of the script so that every span refers to the original source.
  */
 final class Lexer {
     /** Returned by {@link #cur()} at the end of the scanned region. */
@@ -65,8 +65,8 @@ final class Lexer {
 
     final Root root;
     final char[] s;
-    /** Exclusive end of the region being scanned (narrowed while parsing a here-document body). */
-    int n;
+    /** Exclusive end of the region being scanned. */
+    final int n;
     int pos;
     /**
      * Local offset to root offset for span starts, length {@code s.length + 1}; null when {@code s} is the root
@@ -346,12 +346,11 @@ final class Lexer {
         int bodyEnd = n;
         int resume = n;
         String d = p.delimiter();
+        boolean join = !p.quoted();
+        StringBuilder line = new StringBuilder();
         while (q < n) {
-            int lineEnd = q;
-            while (lineEnd < n && s[lineEnd] != '\n') lineEnd++;
-            int c = q;
-            if (p.stripTabs()) while (c < lineEnd && s[c] == '\t') c++;
-            if (lineEnd - c == d.length() && regionEquals(c, d)) {
+            int lineEnd = join ? logicalLine(q, line) : physicalLine(q, line);
+            if (isDelimiterLine(line, d, p.stripTabs())) {
                 bodyEnd = q;
                 resume = lineEnd < n ? lineEnd + 1 : lineEnd;
                 break;
@@ -363,9 +362,46 @@ final class Lexer {
         return new HereDocResult(node, resume);
     }
 
-    private boolean regionEquals(int at, String d) {
-        for (int i = 0; i < d.length(); i++) if (s[at + i] != d.charAt(i)) return false;
-        return true;
+    /** Copies the physical line starting at {@code q} into {@code out}; returns the offset of its newline (or n). */
+    private int physicalLine(int q, StringBuilder out) {
+        out.setLength(0);
+        int e = q;
+        while (e < n && s[e] != '\n') e++;
+        out.append(s, q, e - q);
+        return e;
+    }
+
+    /**
+     * Copies the logical line starting at {@code q} into {@code out} as bash reads a line of an unquoted
+     * here-document (bash(1) "Here Documents"; parse.y read_a_line): a backslash quotes the next character, and
+     * an unquoted backslash-newline is removed, joining the next physical line. Returns the offset of the newline
+     * that ends the logical line (or n).
+     */
+    private int logicalLine(int q, StringBuilder out) {
+        out.setLength(0);
+        int e = q;
+        while (e < n && s[e] != '\n') {
+            if (s[e] == '\\' && e + 1 < n) {
+                if (s[e + 1] != '\n') out.append(s[e]).append(s[e + 1]);
+                e += 2;
+            } else {
+                out.append(s[e++]);
+            }
+        }
+        return e;
+    }
+
+    /**
+     * Whether a (logical) here-document line closes the body: it equals the delimiter, or, for {@code <<-}, it
+     * does once its leading tabs are removed (bash compares the line before stripping too, so a delimiter that
+     * starts with a tab still matches itself).
+     */
+    private static boolean isDelimiterLine(CharSequence line, String d, boolean stripTabs) {
+        if (d.contentEquals(line)) return true;
+        if (!stripTabs) return false;
+        int c = 0;
+        while (c < line.length() && line.charAt(c) == '\t') c++;
+        return c > 0 && line.length() - c == d.length() && d.contentEquals(line.subSequence(c, line.length()));
     }
 
     /** Reads bodies still pending at the end of input: each runs to end of input (bash warns and accepts). */

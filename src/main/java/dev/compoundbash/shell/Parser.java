@@ -77,6 +77,23 @@ public final class Parser {
         return p2.program();
     }
 
+    /**
+     * Parses the joined body of an unquoted here-document (bash(1) "Here Documents") in one or two passes (two
+     * when a substitution in it holds here-documents of its own, whose bodies lie inside this text).
+     *
+     * @param text   the body with its line continuations removed; {@code map}/{@code endMap} give source offsets
+     * @param strip  whether the operator was {@code <<-} (leading tabs of each line are removed)
+     * @return the parts of the body word
+     */
+    static List<WordPart> parseHereDocBody(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth,
+                                           boolean strip) throws ParseException {
+        Parser p = new Parser(root, text, map, endMap, depth, null);
+        List<WordPart> parts = p.wp.hereDocParts(strip);
+        if (p.lx.found.isEmpty()) return parts;
+        Parser p2 = new Parser(root, text, map, endMap, depth, p.lx.found);
+        return p2.wp.hereDocParts(strip);
+    }
+
     private CommandList program() throws ParseException {
         CommandList list = parseList(true);
         lx.skipNewlines();
@@ -747,7 +764,7 @@ public final class Parser {
         HereDoc hd = null;
         if (op.equals("<<") || op.equals("<<-")) {
             String raw = lx.text(targetStart, lx.pos);
-            boolean quoted = raw.indexOf('\'') >= 0 || raw.indexOf('"') >= 0 || raw.indexOf('\\') >= 0;
+            boolean quoted = delimiterQuoted(raw);
             String delim = delimiter(raw);
             lx.pending.add(new Lexer.Pending(opStart, delim, quoted, op.equals("<<-")));
             if (lx.known != null) {
@@ -758,7 +775,31 @@ public final class Parser {
         return new Redirection(lx.spanOf(start, lx.pos, target, hd), fd, op, target, hd);
     }
 
-    /** Quote removal on a here-document delimiter as written (§3.6.6): no expansion is performed. */
+    /**
+     * Whether a here-document delimiter word, as written, is quoted (bash(1) "Here Documents": "If any part of
+     * word is quoted ... the lines in the here-document are not expanded"). A backslash-newline in the word is a
+     * line continuation, not quoting: {@code <<EO\<newline>F} has the unquoted delimiter {@code EOF}.
+     *
+     * @param raw the delimiter word's source text
+     * @return true when it holds a quote character or a backslash that does not start a line continuation
+     */
+    static boolean delimiterQuoted(String raw) {
+        int n = raw.length();
+        for (int i = 0; i < n; i++) {
+            char c = raw.charAt(i);
+            if (c == '\'' || c == '"') return true;
+            if (c == '\\') {
+                if (i + 1 < n && raw.charAt(i + 1) == '\n') i++;
+                else return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Quote removal on a here-document delimiter as written (§3.6.6): no expansion is performed. Line
+     * continuations are removed, outside quotes and inside double quotes; single quotes keep them.
+     */
     static String delimiter(String raw) {
         StringBuilder sb = new StringBuilder(raw.length());
         int n = raw.length();
@@ -775,6 +816,10 @@ public final class Parser {
             } else if (c == '"') {
                 int j = i + 1;
                 while (j < n && raw.charAt(j) != '"') {
+                    if (raw.charAt(j) == '\\' && j + 1 < n && raw.charAt(j + 1) == '\n') {
+                        j += 2;
+                        continue;
+                    }
                     if (raw.charAt(j) == '\\' && j + 1 < n && "$`\"\\".indexOf(raw.charAt(j + 1)) >= 0) j++;
                     sb.append(raw.charAt(j));
                     j++;

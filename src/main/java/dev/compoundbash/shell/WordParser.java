@@ -596,6 +596,11 @@ final class WordParser {
             char c = s[i];
             if (c == '\\' && i + 1 < q) {
                 char e = s[i + 1];
+                if (e == '\n') {
+                    // bash removes backslash-newline while it reads the backquoted text, before the body is parsed
+                    i++;
+                    continue;
+                }
                 if (e == '\\' || e == '`' || e == '$' || (inDq && e == '"')) {
                     map[k] = lx.rootOffset(i);
                     endMap[k] = lx.rootEnd(i);
@@ -621,7 +626,13 @@ final class WordParser {
 
     // ---------------------------------------------------------------- here-document bodies
 
-    /** Builds the body word of a here-document occupying {@code start..end}. */
+    /**
+     * Builds the body word of a here-document occupying {@code start..end} (bash(1) "Here Documents"). A quoted
+     * body is one literal, read as written. An unquoted body is what bash expands: the text with every unquoted
+     * backslash-newline removed (lines are joined as they are read, before the delimiter comparison and before any
+     * parsing, so a quote, comment or nested here-document in a substitution sees the joined text). That text is
+     * parsed by a nested parser whose offsets map back to the source, like a backquoted body.
+     */
     Word hereDocBody(int start, int end, boolean quoted, boolean strip) throws ParseException {
         if (quoted) {
             String raw = lx.text(start, end);
@@ -629,22 +640,51 @@ final class WordParser {
             WordPart.Literal lit = new WordPart.Literal(lx.span(start, end), raw, value);
             return new Word(lx.span(start, end), List.of(lit));
         }
-        int savedN = lx.n;
-        int savedPos = lx.pos;
-        List<Lexer.Pending> savedPending = lx.pending;
+        final char[] s = lx.s;
+        int len = end - start;
+        char[] buf = new char[len];
+        int[] map = new int[len + 1];
+        int[] endMap = new int[len + 1];
+        int k = 0;
+        for (int i = start; i < end; i++) {
+            char c = s[i];
+            if (c == '\\' && i + 1 < end) {
+                if (s[i + 1] == '\n') {
+                    i++;
+                    continue;
+                }
+                // a backslash quotes the next character: it cannot start a continuation
+                map[k] = lx.rootOffset(i);
+                endMap[k] = lx.rootEnd(i);
+                buf[k++] = c;
+                i++;
+                c = s[i];
+            }
+            map[k] = lx.rootOffset(i);
+            endMap[k] = lx.rootEnd(i);
+            buf[k++] = c;
+        }
+        map[k] = lx.rootOffset(end);
+        endMap[k] = lx.rootEnd(end);
+        char[] text = k == len ? buf : java.util.Arrays.copyOf(buf, k);
+        List<WordPart> parts = Parser.parseHereDocBody(lx.root, text, java.util.Arrays.copyOf(map, k + 1),
+                java.util.Arrays.copyOf(endMap, k + 1), lx.depth, strip);
+        return new Word(lx.span(start, end, parts), parts);
+    }
+
+    /**
+     * Parses the whole scanned text as the (already joined) body of an unquoted here-document: expansions,
+     * backslash escapes of {@code $ ` \ newline}, and with {@code strip} the leading tabs of every line removed.
+     */
+    List<WordPart> hereDocParts(boolean strip) throws ParseException {
         boolean savedStrip = hdStrip;
-        lx.pending = new ArrayList<>(2);
-        lx.n = end;
-        lx.pos = start;
         hdStrip = strip;
+        lx.pos = 0;
         if (strip) while (lx.pos < lx.n && lx.s[lx.pos] == '\t') lx.pos++;
         List<WordPart> parts = parts(HEREDOC, false, lx.pos, null);
         lx.finishHereDocs();
         hdStrip = savedStrip;
-        lx.n = savedN;
-        lx.pos = savedPos;
-        lx.pending = savedPending;
-        return new Word(lx.span(start, end, parts), parts);
+        return parts;
     }
 
     private static String stripTabs(String raw) {

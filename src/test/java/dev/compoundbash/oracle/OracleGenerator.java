@@ -32,7 +32,7 @@ final class OracleGenerator {
         String s = simple(r);
         if (depth <= 0) return s;
         String inner = shape(r, depth - 1);
-        return switch (r.nextInt(24)) {
+        return switch (r.nextInt(26)) {
             case 0 -> "echo \"$( " + inner + " )\"";
             case 1 -> name(r) + " \"$( " + inner + " )\"";
             case 2 -> "echo `" + simple(r) + "`";
@@ -56,6 +56,10 @@ final class OracleGenerator {
             case 19 -> "x=$( " + simple(r) + " )";
             case 20 -> "nohup " + bare(r) + " >/dev/null";
             case 21, 22 -> resolution(r);
+            // Line continuations in here-documents: the joined line tr\<newline>ue closes an unquoted body (then
+            // `inner` runs, then the builtin `true`); in the delimiter word it is no quoting, so the body expands.
+            case 23 -> "cat <<true\nbody\ntr\\\nue\n" + inner + "\ntrue";
+            case 24 -> "cat <<tr\\\nue\n$( " + inner + " )\ntrue";
             default -> trick(r);
         };
     }

@@ -127,6 +127,18 @@ class DifferentialTest {
         DIVERGENT.put("edge-045", "shfmt keeps an extglob pattern as an opaque literal and misses `echo a` inside"
                 + " @(..); bash runs it (set -x shows `++ echo a`); our ExtGlob pattern is a parsed word");
         DIVERGENT.put("edge-046", "shfmt misses the backquoted `echo x` inside !(..); bash runs it");
+        // shfmt 3.6 compares the physical line with the delimiter; bash joins backslash-newline in an unquoted
+        // body first (parse.y read_a_line), so `EO\<newline>F` closes a <<EOF body and `echo ran` runs (bash 5.2)
+        DIVERGENT.put("heredoc-040", "shfmt: `EO\\<nl>F` does not close the unquoted body; bash joins it to EOF,"
+                + " ends the body and runs `echo ran` (then `EOF` as a command)");
+        DIVERGENT.put("heredoc-044", "shfmt: `<tab>EO\\<nl>F` does not close the <<- body; bash joins, strips the"
+                + " tab, ends the body and runs `echo ran`");
+        DIVERGENT.put("heredoc-046", "shfmt keeps backslash-newline inside backquotes, so `EO\\<nl>F` does not"
+                + " close the quoted body; bash removes it while reading the backquoted text and runs `echo ran`");
+        DIVERGENT.put("heredoc-048", "shfmt parses the $( ) of an unquoted body from the raw lines; bash joins"
+                + " `X\\<nl>` with the empty line first, so the inner <<'X' ends there and `echo ran` runs");
+        DIVERGENT.put("heredoc-051", "as heredoc-040 inside $( ): bash ends the body at `EO\\<nl>F` and runs"
+                + " `echo ran`");
     }
 
     /**
@@ -166,6 +178,11 @@ class DifferentialTest {
         EXPECTED.put("edge-046", List.of(List.of("echo", "!(`echo x`).txt"), List.of("echo", "x")));
         EXPECTED.put("subst-007", List.of(List.of("echo", "`echo \\`echo nested backticks\\``"),
                 List.of("echo", "\\`echo nested backticks\\`"), List.of("echo", "nested", "backticks")));
+        EXPECTED.put("heredoc-040", List.of(List.of("cat"), List.of("echo", "ran"), List.of("EOF")));
+        EXPECTED.put("heredoc-044", List.of(List.of("cat"), List.of("echo", "ran"), List.of("EOF")));
+        EXPECTED.put("heredoc-046", List.of(List.of("cat"), List.of("echo", "ran"), List.of("EOF")));
+        EXPECTED.put("heredoc-048", List.of(List.of("cat"), List.of("cat"), List.of("echo", "ran"), List.of("X")));
+        EXPECTED.put("heredoc-051", List.of(List.of("cat"), List.of("echo", "ran"), List.of("EOF")));
         EXPECTED.put("tricky-005", List.of(List.of("echo", "$((echo a) )"), List.of("echo", "a")));
     }
 

@@ -122,6 +122,31 @@ class ParserPropertiesTest {
         }
     }
 
+    @Property(tries = 600)
+    void hereDocumentBodiesWithContinuationsKeepSpansNested(@ForAll("noise") String body,
+                                                             @ForAll("hereDocOps") String op) {
+        // unquoted bodies are parsed from their joined text (backslash-newline removed) with offsets mapped back
+        String src = "cat " + op + "\n" + body + "\nEO\\\nF\n" + body;
+        try {
+            Script s = Parser.parse(src);
+            Walker.walk(s, (node, ancestors) -> {
+                assertThat(node.span().start()).as(src).isGreaterThanOrEqualTo(0);
+                assertThat(node.span().end()).as(src).isBetween(node.span().start(), src.length());
+                if (!ancestors.isEmpty()) {
+                    assertThat(ancestors.get(ancestors.size() - 1).span().contains(node.span())).as(src).isTrue();
+                }
+                return true;
+            });
+        } catch (ParseException e) {
+            assertThat(e.getMessage()).doesNotContain("internal parser error");
+        }
+    }
+
+    @Provide
+    Arbitrary<String> hereDocOps() {
+        return Arbitraries.of("<<EOF", "<<-EOF", "<<'EOF'", "<<EO\\\nF", "<<-EO\\\nF", "<<\"EO\\\nF\"");
+    }
+
     @Provide
     Arbitrary<String> noise() {
         return Arbitraries.strings().withChars("ab $(){}[]<>|&;'\"`\\\n\t#!~@*?+-=:/%^,0EOF").ofMaxLength(60);
