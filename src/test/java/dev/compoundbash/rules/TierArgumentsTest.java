@@ -1,0 +1,185 @@
+package dev.compoundbash.rules;
+
+import dev.compoundbash.facts.Environment;
+import dev.compoundbash.facts.FactExtractor;
+import dev.compoundbash.facts.SubCommand;
+import dev.compoundbash.shell.Parser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The arguments that keep a tier program in its tier ({@link TierArguments}). Each command is parsed the way the
+ * hook parses it, and the argv of its first top-level simple command is judged.
+ */
+class TierArgumentsTest {
+
+    /** The argv the hook gives the rules for the first top-level command of {@code command}. */
+    static List<String> argv(String command) throws Exception {
+        List<SubCommand> subs = FactExtractor.extract(Parser.parse(command),
+                new Environment(Path.of("/work"), List.of(), "Linux", null)).subCommands();
+        for (SubCommand s : subs) if (s.getContextPath().isEmpty()) return s.getArgv();
+        throw new AssertionError("no top-level command in " + command);
+    }
+
+    @ParameterizedTest(name = "not safe: {0}")
+    @ValueSource(strings = {
+            // uniq [INPUT [OUTPUT]] writes OUTPUT
+            "uniq a b", "uniq a ~/.bashrc", "uniq -c a b", "uniq -- a b", "uniq -f 1 a b", "uniq --skip-fields 1 a b",
+            "uniq --group a b", "uniq --group=both a b", "uniq a -c", "uniq -z a /tmp/out", "uniq a b -c",
+            "uniq *", "uniq *.txt", "uniq a*", "uniq {a,b}", "uniq $f", "uniq \"$a\" \"$b\"", "uniq -c \"$f\" out",
+            "uniq $(ls)", "uniq \"$@\"", "uniq --bogus a",
+            // file -z / -Z run decompressors, -C writes a compiled magic file, -p writes access times
+            "file -z x.zst", "file -Z x", "file -bz x", "file -zb x", "file -kbZ x", "file --uncompress x",
+            "file --uncomp x", "file --u x", "file --uncompress-noreport x", "file --uncompress-no x",
+            "file -C -m magic", "file --compile -m magic", "file --comp", "file --c x", "file -p x",
+            "file --preserve-date x", "file --pre x", "file $f", "file \"$f\" x", "file x $opt", "file *",
+            "file x -z", "file -m magic -z x", "file -b\"$x\" f", "file --mime=\"$x\" f", "file --bogus x", "file -X x",
+            // diff -l runs pr
+            "diff -l a b", "diff --paginate a b", "diff --pag a b", "diff --pa a b", "diff --p a b", "diff -ul a b",
+            "diff -lu a b", "diff -ruNl a b", "diff a b -l", "diff \"$a\" b", "diff $opts a b", "diff a *",
+            // date -s / an operand without '+' set the clock
+            "date -s 2001-01-01", "date --set=2001-01-01", "date --set 2001-01-01", "date --se 2001", "date --s=x",
+            "date -us x", "date -s2001", "date -Rs x", "date 0101000001", "date -u 0101000001", "date +%s -s x",
+            "date $x", "date \"$x\"", "date -d $x", "date -d now 0101000001", "date -- 0101000001", "date +%s *",
+            "date --bogus", "date --set=\"$x\"", "date --s=\"$x\"", "date -d\"$x\"", "date -us\"$x\"",
+            "date --date\"$x\"", "date --utc=\"$x\"",
+            // hostname NAME / -F FILE / -b set the host name
+            "hostname evil-by-hook", "hostname -F /tmp/f", "hostname --file /tmp/f", "hostname --fi=/tmp/f",
+            "hostname -b", "hostname --boot", "hostname --bo", "hostname -bF f", "hostname -s evil",
+            "hostname \"$x\"", "hostname -- x", "hostname -v", "hostname --al",
+            // hash -p binds a name to any program
+            "hash -p /bin/rm ls", "hash -rp /bin/rm ls", "hash -p/bin/rm ls", "hash -dp x y", "hash -lp x ls",
+            "hash $x", "hash \"$x\" ls", "hash -p /bin/rm ls $'\\n'", "hash --help",
+            // assignments: subscripts are evaluated, and some variables change what runs
+            "read PATH", "read -aPATH", "read -ra PATH", "read 'a[PATH=1]'", "read $n", "read -r line PATH",
+            "read BASH_ENV", "read IFS", "read -r 'a[$(id)]'", "read -d x $v",
+            "printf -v PATH x", "printf -vPATH x", "printf -v 'a[$(id)]' x", "printf \"$fmt\" x", "printf -v \"$n\" x",
+            "printf $fmt", "printf -x",
+            "getopts a PATH", "getopts a 'a[1]'", "getopts -- a PATH", "getopts \"$o\" opt",
+            "wait -p PATH", "wait -np PATH", "wait -p 'a[PATH=1]' -n", "wait $x",
+            "unset 'a[PATH=1]'", "unset PATH", "unset $x", "unset -v BASH_CMDS",
+            // test -v NAME evaluates a subscript
+            "test -v 'a[PATH=1]'", "test -v \"$x\"", "test \"$a\" \"$b\"", "test ! -v 'a[1]'", "test $x = y",
+            "test -R 'a[$(id)]'",
+    })
+    void hazardous(String command) throws Exception {
+        assertThat(TierArguments.safe(argv(command))).as(command + " " + argv(command)).isFalse();
+    }
+
+    @ParameterizedTest(name = "safe: {0}")
+    @ValueSource(strings = {
+            "uniq", "uniq -", "uniq -c f", "uniq f", "uniq -c -f 1 f", "uniq --skip-fields=1 f", "uniq -s 2 -w 3 f", "uniq f -",
+            "uniq -- f", "uniq \"$f\"", "uniq -u \"$f\"", "uniq --group f", "uniq --all-repeated=separate f",
+            "uniq -D f", "uniq -cd f", "uniq -5 f", "uniq --count --ignore-case f",
+            "diff -u a b", "diff a b", "diff -r dir1 dir2", "diff <(sort a) <(sort b)", "diff --color=auto a b",
+            "diff -U3 a b", "diff -U 3 a b", "diff -- -l b", "diff -L l a b", "diff --label=x -u a b",
+            "diff \"./$f\" b", "diff -q a b", "diff --brief a b", "diff -y -W 80 a b", "diff -x build -r a b",
+            "diff -I '^#' a b", "diff --unified=5 a b",
+            "date", "date +%s", "date -d yesterday", "date -u", "date -Is", "date --iso-8601=seconds",
+            "date -d @0 +%F", "date -r file", "date -u +%Y", "date -d \"$x\" +%s", "date '+%Y-%m-%d %H:%M'",
+            "date --utc", "date -R", "date --rfc-3339=seconds", "date --debug -d now", "date +\"%s$x\"",
+            "date -uIs", "date --date='2 days ago' +%F", "date -d tomorrow", "date --date=\"$x\" +%s",
+            "date -d@\"$ts\"", "diff --label=\"$a\" a b",
+            "hostname", "hostname -f", "hostname -s", "hostname -I", "hostname --fqdn", "hostname --short",
+            "hostname -A", "hostname -d", "hostname --long", "hostname -i", "hostname -y",
+            "file x", "file -b x", "file --mime-type x", "file -i x", "file -m -z x", "file -- -z", "file ./*",
+            "file -L x", "file -k x", "file -bi x", "file \"./$f\"", "file -f list", "file --brief --mime x",
+            "file -s /dev/sda", "file -e elf x",
+            "hash", "hash -r", "hash ls", "hash -t ls", "hash -d ls", "hash -l", "hash -- -p", "hash ls \"$x\"",
+            "read -r line", "read -r a b", "IFS= read -r line", "read -p 'name: ' y", "read -a arr", "read",
+            "read -t 5 x", "read -rs -n 1 key", "read -d '' -r x",
+            "printf '%s\\n' x", "printf x", "printf -v out %s x", "printf -- '-%s' x", "printf \"%s\" \"$x\"",
+            "printf '(%s)|%s;\\n' a b", "printf '%s\\n' \"$@\"",
+            "getopts ab: opt", "getopts \"ab:\" opt -a", "getopts a opt \"$@\"",
+            "wait", "wait -n", "wait -p pid -n", "wait 123 %1",
+            "unset x", "unset -f myfunc", "unset -v a b",
+            "test -f x", "test \"$a\" = \"$b\"", "test -n \"$x\"", "test -v x", "test -d src", "test -e src/*.c",
+            "test \"$x\" -eq 1", "test -f \"$f\" -a -r \"$f\"",
+            // umask and ulimit change only this shell's mask and limits (adv-resolution-021: "umask 000; ls")
+            "umask", "umask -S", "umask 022", "ulimit -a", "ulimit -n", "ulimit -n 4096",
+            "ls -la", "cat x", "wc --files0-from=f", "tail -f x", "echo $x", "cd /tmp", "pushd x", "type ls",
+            "seq 1 10", "sleep 1", "stat -c %s x", "true", ":", "pwd", "exit 1", "shift", "dirs -v", "popd",
+            "/usr/bin/uniq -c f",
+    })
+    void ordinary(String command) throws Exception {
+        assertThat(TierArguments.safe(argv(command))).as(command + " " + argv(command)).isTrue();
+    }
+
+    /**
+     * Over-blocked on purpose: a static argument holding a glob character ({@code '*.o'}) looks the same in argv
+     * as an unquoted glob, which may expand to several words; as an option's argument the extra words could be
+     * options (a file named {@code -l}).
+     */
+    @ParameterizedTest(name = "conservatively not safe: {0}")
+    @ValueSource(strings = {"diff -x '*.o' -r a b", "read -p 'name? ' y", "file *", "date +%s?"})
+    void conservative(String command) throws Exception {
+        assertThat(TierArguments.safe(argv(command))).as(command + " " + argv(command)).isFalse();
+    }
+
+    @Test
+    void bracketAndConditional() {
+        assertThat(TierArguments.safe(List.of("[", "-f", "x", "]"))).isTrue();
+        assertThat(TierArguments.safe(List.of("[", "\"$a\"", "=", "b", "]"))).isTrue();
+        assertThat(TierArguments.safe(List.of("[", "-v", "a[PATH=1]", "]"))).isFalse();
+        assertThat(TierArguments.safe(List.of("[", "-f", "x"))).isFalse();
+        assertThat(TierArguments.safe(List.of("[[", "1", "-eq", "1"))).isTrue();
+        assertThat(TierArguments.safe(List.of("[[", "-n", "x"))).isTrue();
+        assertThat(TierArguments.safe(List.of("[[", "PATH=1", "-eq", "1"))).isFalse();
+        assertThat(TierArguments.safe(List.of("[[", "$x", "-gt", "0"))).isFalse();
+        assertThat(TierArguments.safe(List.of("[[", "-v", "a[1]"))).isFalse();
+    }
+
+    @Test
+    void argumentsAWrapperAppendsAreUnknown() {
+        // echo ~/.bashrc | xargs uniq in  runs  uniq in ~/.bashrc
+        assertThat(TierArguments.safe(List.of("uniq", "in"), true)).isFalse();
+        assertThat(TierArguments.safe(List.of("uniq", "in"), false)).isTrue();
+        assertThat(TierArguments.safe(List.of("hostname"), true)).isFalse();
+        assertThat(TierArguments.safe(List.of("date"), true)).isFalse();
+        assertThat(TierArguments.safe(List.of("file"), true)).isFalse();
+        assertThat(TierArguments.safe(List.of("file", "--"), true)).isTrue();
+        assertThat(TierArguments.safe(List.of("cat"), true)).isTrue();
+        assertThat(TierArguments.safe(List.of("wc", "-l"), true)).isTrue();
+        // find -exec uniq in {} \;  and  xargs -I{} date -d {}: the placeholder is any word
+        assertThat(TierArguments.safe(List.of("uniq", "in", "{}"))).isFalse();
+        assertThat(TierArguments.safe(List.of("date", "-d", "{}"))).isFalse();
+    }
+
+    @Test
+    void unknownProgramsAndEmptyArgv() {
+        assertThat(TierArguments.safe(List.of("frobnicate", "-z", "--set", "x"))).isTrue();
+        assertThat(TierArguments.safe(List.of())).isFalse();
+        assertThat(TierArguments.safe(null)).isFalse();
+    }
+
+    @Test
+    void wordShapes() {
+        assertThat(TierArguments.Shape.of("-z").mayBeOption()).isTrue();
+        assertThat(TierArguments.Shape.of("-").mayBeOption()).isFalse();
+        assertThat(TierArguments.Shape.of("\"$f\"").mayBeOption()).isTrue();
+        assertThat(TierArguments.Shape.of("\"$f\"").many()).isFalse();
+        assertThat(TierArguments.Shape.of("\"./$f\"").mayBeOption()).isFalse();
+        assertThat(TierArguments.Shape.of("./$f").mayBeOption()).isTrue();
+        assertThat(TierArguments.Shape.of("./$f").many()).isTrue();
+        assertThat(TierArguments.Shape.of("src/*.c").many()).isTrue();
+        assertThat(TierArguments.Shape.of("src/*.c").mayBeOption()).isFalse();
+        assertThat(TierArguments.Shape.of("<(sort a)").mayBeOption()).isFalse();
+        assertThat(TierArguments.Shape.of("<(sort a)").many()).isFalse();
+        assertThat(TierArguments.Shape.of("a b\nc").known()).isTrue();
+        // Not one word of source: a static value (a dynamic word's source always parses alone).
+        assertThat(TierArguments.Shape.of("'unterminated").known()).isTrue();
+        assertThat(TierArguments.Shape.of("(%s)|%s;\\n").known()).isTrue();
+        assertThat(TierArguments.Shape.of("(x)|*").many()).isTrue();
+        assertThat(TierArguments.Shape.of("(x)|*").mayBeOption()).isFalse();
+        assertThat(TierArguments.Shape.of("$((1+;").many()).isTrue();
+        assertThat(TierArguments.Shape.of("$((1+;").mayBeOption()).isTrue();
+        assertThat(TierArguments.Shape.of("\"${a[@]}\"").many()).isTrue();
+        assertThat(TierArguments.Shape.of("~/x").mayBeOption()).isFalse();
+    }
+}
