@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * one whole {@link HookRunner#decide} of the shape, with a warm KieBase and JIT. Shapes: {@code colons} 4,999
  * {@code :;} (the most sub-commands per character), {@code lsLines} 3,333 lines of {@code ls}, {@code unknown}
  * 2,499 unknown commands (each a defer finding), {@code substitutions} 909 {@code echo $(ls);}, {@code quotedDepth}
- * 299 nested {@code "$(echo ...)"} (the parser's depth limit), {@code redirects} 1,428 {@code ls > f;}. Run with the launcher's
+ * 299 nested {@code "$(echo ...)"} (the parser's depth limit), {@code redirects} 1,428 {@code ls > f;}, {@code nestedArithmetic} 1,400 nested
+ * {@code $((...))} (each level's text holds the levels inside it: scanning each would be quadratic). Run with the launcher's
  * thread stack (-Xss4m), as the hook runs.
  */
 @State(Scope.Benchmark)
@@ -32,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xss4m"})
 public class LargeInputBenchmark {
-    @Param({"colons", "lsLines", "unknown", "substitutions", "quotedDepth", "redirects"})
+    @Param({"colons", "lsLines", "unknown", "substitutions", "quotedDepth", "redirects", "nestedArithmetic"})
     public String shape;
 
     String command;
@@ -49,6 +50,7 @@ public class LargeInputBenchmark {
             case "substitutions" -> "echo $(ls);".repeat(909);
             case "quotedDepth" -> "echo " + "\"$(echo ".repeat(299) + "a" + ")\"".repeat(299);
             case "redirects" -> "ls > f;".repeat(1_428);
+            case "nestedArithmetic" -> "$((".repeat(1_400) + "ls" + "))".repeat(1_400);
             default -> throw new IllegalArgumentException(shape);
         };
         if (command.length() > HookRunner.MAX_COMMAND_CHARS) throw new IllegalStateException(shape + " too long");

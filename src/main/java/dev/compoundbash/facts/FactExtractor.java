@@ -2,6 +2,7 @@ package dev.compoundbash.facts;
 
 import dev.compoundbash.shell.ArrayElement;
 import dev.compoundbash.shell.Arithmetic;
+import dev.compoundbash.shell.Span;
 import dev.compoundbash.shell.Assignment;
 import dev.compoundbash.shell.CaseItem;
 import dev.compoundbash.shell.Command;
@@ -501,7 +502,7 @@ public final class FactExtractor {
         boolean runTime = a.value() != null && !WordValue.of(a.value(), source).isStatic();
         if (a.array() != null) for (ArrayElement e : a.array()) runTime |= !WordValue.of(e.value(), source).isStatic();
         if (runTime) runTimeValues.add(a.name());
-        if (a.index() != null) arithmeticTexts.add(a.index().span().text(source));
+        if (a.index() != null) arithmeticText(a.index().span());
         context.add(Context.ASSIGNMENT);
         if (a.index() != null) {
             context.add(Context.ARRAY_SUBSCRIPT);
@@ -633,7 +634,7 @@ public final class FactExtractor {
      */
     private void paramEffects(WordPart.ParamExpansion pe) {
         String op = pe.operator();
-        if (pe.index() != null) arithmeticTexts.add(pe.index().span().text(source));
+        if (pe.index() != null) arithmeticText(pe.index().span());
         if ("!".equals(pe.prefix())) indirected.add(pe.name());
         if (op == null) return;
         if (op.equals(":=") || op.equals("=")) {
@@ -642,13 +643,31 @@ public final class FactExtractor {
                 && pe.operands().get(0).span().text(source).contains("P")) {
             runTimeCode(pe.span().text(source), Context.PROMPT_EXPANSION);
         } else if (op.equals(":")) {
-            for (Word w : pe.operands()) arithmeticTexts.add(w.span().text(source));
+            for (Word w : pe.operands()) arithmeticText(w.span());
         }
+    }
+
+    /** The source and span of the last arithmetic text recorded: a text inside it is already recorded. */
+    private String lastArithmeticSource;
+    private Span lastArithmeticSpan;
+
+    /**
+     * Records the text of an arithmetic context once: nested contexts ({@code $(( $((x)) ))}) lie inside the outer
+     * one's text, so recording them again would make the total text quadratic in the nesting depth.
+     */
+    private void arithmeticText(Span span) {
+        if (lastArithmeticSource == source && lastArithmeticSpan != null && span.start() >= lastArithmeticSpan.start()
+                && span.end() <= lastArithmeticSpan.end()) {
+            return;
+        }
+        lastArithmeticSource = source;
+        lastArithmeticSpan = span;
+        arithmeticTexts.add(span.text(source));
     }
 
     private void arithmetic(Arithmetic a) {
         if (a == null) return;
-        arithmeticTexts.add(a.raw());
+        arithmeticText(a.span());
         context.add(Context.ARITHMETIC);
         parts(a.parts());
         context.remove(context.size() - 1);
@@ -666,8 +685,8 @@ public final class FactExtractor {
             test(u.operand());
         } else if (t instanceof TestExpr.Binary b) {
             if (ARITHMETIC_TESTS.contains(b.operator())) {
-                arithmeticTexts.add(b.left().span().text(source));
-                arithmeticTexts.add(b.right().span().text(source));
+                arithmeticText(b.left().span());
+                arithmeticText(b.right().span());
             }
             test(b.left());
             test(b.right());

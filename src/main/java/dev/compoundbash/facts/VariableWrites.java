@@ -30,14 +30,20 @@ public final class VariableWrites {
     private static final String ASSIGN_OP = "(?:[-+*/%&|^]|<<|>>)?=(?!=)";
     /** {@code NAME[...] op=} anywhere in an arithmetic expression (a static name). */
     private static final Pattern ARITH_ASSIGN = Pattern.compile(
-            "(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*)\\s*(?:\\[[^\\]]*\\])?\\s*" + ASSIGN_OP);
+            "(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*+)\\s*+(?:\\[[^\\[\\]]*+\\])?\\s*+" + ASSIGN_OP);
+    /**
+     * A name with a subscript anywhere in arithmetic ({@code PATH[a[0]]=1} nests brackets, which the patterns
+     * above do not follow): counted as assigned, an over-approximation.
+     */
+    private static final Pattern ARITH_SUBSCRIPTED = Pattern.compile(
+            "(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*+)\\s*+\\[");
     /** {@code ++NAME}, {@code NAME--}, ... */
     private static final Pattern ARITH_STEP = Pattern.compile(
-            "(?:\\+\\+|--)\\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*)\\s*(?:\\[[^\\]]*\\])?\\s*(?:\\+\\+|--)");
+            "(?:\\+\\+|--)\\s*+([A-Za-z_][A-Za-z0-9_]*+)|(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*+)\\s*+(?:\\[[^\\[\\]]*+\\])?\\s*+(?:\\+\\+|--)");
     /** An expansion on the left of an assignment operator: {@code $n = 1}, {@code ${n}++}, {@code $(cmd)=1}. */
     private static final Pattern ARITH_DYNAMIC_ASSIGN = Pattern.compile(
-            "(?:\\$\\{[^}]*\\}|\\$[A-Za-z_0-9@*#?$!-]|\\$\\([^)]*\\)|`[^`]*`)\\s*(?:\\[[^\\]]*\\])?\\s*(?:"
-                    + ASSIGN_OP + "|\\+\\+|--)|(?:\\+\\+|--)\\s*\\$");
+            "(?:\\$\\{[^{}]*+\\}|\\$[A-Za-z_0-9@*#?$!-]|\\$\\([^()]*+\\)|`[^`]*+`)\\s*+(?:\\[[^\\[\\]]*+\\])?\\s*+(?:"
+                    + ASSIGN_OP + "|\\+\\+|--)|(?:\\+\\+|--)\\s*+\\$");
 
     private VariableWrites() {
     }
@@ -178,6 +184,8 @@ public final class VariableWrites {
         Set<String> out = new LinkedHashSet<>();
         String t = text.replace("\"", "").replace("'", "").replace("\\\n", "").replace("\\", "");
         Matcher m = ARITH_ASSIGN.matcher(t);
+        while (m.find()) out.add(m.group(1));
+        m = ARITH_SUBSCRIPTED.matcher(t);
         while (m.find()) out.add(m.group(1));
         m = ARITH_STEP.matcher(t);
         while (m.find()) out.add(m.group(1) != null ? m.group(1) : m.group(2));
