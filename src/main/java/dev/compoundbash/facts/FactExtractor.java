@@ -290,7 +290,9 @@ public final class FactExtractor {
             if (runTime) setAnywhere.add(VariableWrites.RUN_TIME_VALUE);
         }
         if (evaluatesValues) {
-            for (String t : codeLikeTexts) storedCode(t, true);
+            // Extracting stored code walks its words, which may find more code-like text inside (always shorter):
+            // the list grows while it is read.
+            for (int i = 0; i < codeLikeTexts.size(); i++) storedCode(codeLikeTexts.get(i), true);
         }
         if (setAnywhere.isEmpty()) return;
         for (int i = 0; i < subCommands.size(); i++) {
