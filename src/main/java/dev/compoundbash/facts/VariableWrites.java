@@ -182,6 +182,10 @@ public final class VariableWrites {
      */
     public static Set<String> inArithmetic(String text) {
         Set<String> out = new LinkedHashSet<>();
+        // Every form needs an =, ++, -- or a subscript: most texts have none and skip the patterns.
+        if (text.indexOf('=') < 0 && text.indexOf('[') < 0 && !text.contains("++") && !text.contains("--")) {
+            return out;
+        }
         String t = text.replace("\"", "").replace("'", "").replace("\\\n", "").replace("\\", "");
         Matcher m = ARITH_ASSIGN.matcher(t);
         while (m.find()) out.add(m.group(1));
