@@ -210,7 +210,7 @@ public final class FactExtractor {
             stdinScript(sc, argv, dyn, s.redirections(), top);
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
-            if (!dyn[0]) builtinWrites(sc, argv, dyn);
+            if (!dyn[0]) builtinWrites(argv, dyn);
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
             for (Assignment a : s.assignments()) shellVariables.add(a.name());
@@ -229,16 +229,17 @@ public final class FactExtractor {
      * "a[$x]"}, {@code printf -v "$n"}): bash evaluates a subscript in it, command substitutions included, so it is
      * code only known at run time.
      */
-    private void builtinWrites(SubCommand sc, List<String> argv, boolean[] dyn) {
+    private void builtinWrites(List<String> argv, boolean[] dyn) {
         String name = argv.get(0);
-        List<String> names = VariableWrites.byBuiltin(argv, dyn);
+        List<VariableWrites.Operand> operands = VariableWrites.nameOperands(argv, dyn);
+        List<String> names = VariableWrites.byBuiltin(argv, dyn, operands);
         shellVariables.addAll(names);
         if (VARIABLE_READERS.contains(name)) runTimeValues.addAll(names);
         if (name.equals("let")) {
             for (int i = 1; i < argv.size(); i++) arithmeticTexts.add(argv.get(i));
         }
-        boolean declaration = VariableWrites.DECLARATIONS.contains(name);
-        for (VariableWrites.Operand o : VariableWrites.nameOperands(argv, dyn)) {
+        boolean declaration = dev.compoundbash.shell.Parser.DECLARATION.contains(name);
+        for (VariableWrites.Operand o : operands) {
             if (!dyn[o.index()]) continue;
             String text = o.text();
             int eq = declaration ? text.indexOf('=') : -1;
@@ -247,7 +248,7 @@ public final class FactExtractor {
                 runTimeCode(text, Context.EVALUATED_NAME);
             } else if (eq > 0) {
                 // NAME=$(...): a value only known at run time
-                runTimeValues.add(namePart.replaceAll("\\+$", "").replaceAll("\\[.*", ""));
+                runTimeValues.add(VariableWrites.nameOf(text));
             }
         }
         if (name.equals("test") || name.equals("[")) {
@@ -686,7 +687,7 @@ public final class FactExtractor {
             }
             test(u.operand());
         } else if (t instanceof TestExpr.Binary b) {
-            if (ARITHMETIC_TESTS.contains(b.operator())) {
+            if (TestExpr.ARITHMETIC_OPERATORS.contains(b.operator())) {
                 arithmeticText(b.left().span());
                 arithmeticText(b.right().span());
             }
@@ -698,10 +699,6 @@ public final class FactExtractor {
             test(p.inner());
         }
     }
-
-    /** [[ ]] operators that evaluate both operands as arithmetic expressions (bash(1) "CONDITIONAL EXPRESSIONS"). */
-    private static final java.util.Set<String> ARITHMETIC_TESTS = java.util.Set.of("-eq", "-ne", "-lt", "-le",
-            "-gt", "-ge");
 
     private void redirections(List<Redirection> list, int commandId) {
         for (Redirection r : list) redirection(r, commandId);

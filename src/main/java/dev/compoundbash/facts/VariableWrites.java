@@ -1,5 +1,7 @@
 package dev.compoundbash.facts;
 
+import dev.compoundbash.shell.Parser;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -57,20 +59,37 @@ public final class VariableWrites {
      *         time; empty for any other command
      */
     public static List<String> byBuiltin(List<String> argv, boolean[] dyn) {
+        return byBuiltin(argv, dyn, nameOperands(argv, dyn));
+    }
+
+    /**
+     * {@link #byBuiltin(List, boolean[])} with the builtin's {@link #nameOperands} already read.
+     *
+     * @param operands {@code nameOperands(argv, dyn)}
+     */
+    public static List<String> byBuiltin(List<String> argv, boolean[] dyn, List<Operand> operands) {
         List<String> out = new ArrayList<>();
-        if (!argv.isEmpty() && !dyn[0] && DECLARATIONS.contains(argv.get(0))) {
+        if (!argv.isEmpty() && !dyn[0] && Parser.DECLARATION.contains(argv.get(0))) {
             for (int i = 1; i < argv.size(); i++) {
                 String a = argv.get(i);
                 // -n makes a name reference: assignments through it set whatever it names.
                 if (!dyn[i] && a.startsWith("-") && a.length() > 1 && a.indexOf('n') > 0) out.add(RUN_TIME_NAME);
             }
         }
-        for (Operand o : nameOperands(argv, dyn)) {
-            Matcher m = LEADING_NAME.matcher(o.text());
-            if (m.find()) out.add(m.group(1));
-            else out.add(RUN_TIME_NAME);
-        }
+        for (Operand o : operands) out.add(nameOf(o.text()));
         return out;
+    }
+
+    /**
+     * The variable a name operand assigns: the name before a subscript, {@code +=} or {@code =}
+     * ({@code a[1]=x} gives {@code a}), or {@link #RUN_TIME_NAME} when it does not start with a name.
+     *
+     * @param text the operand as written
+     * @return the base name
+     */
+    public static String nameOf(String text) {
+        Matcher m = LEADING_NAME.matcher(text);
+        return m.find() ? m.group(1) : RUN_TIME_NAME;
     }
 
     /**
@@ -82,9 +101,6 @@ public final class VariableWrites {
      */
     public record Operand(int index, String text) {
     }
-
-    /** The declaration builtins: their operands are {@code NAME} or {@code NAME=VALUE}. */
-    public static final Set<String> DECLARATIONS = Set.of("export", "declare", "typeset", "local", "readonly");
 
     /**
      * Which words of a builtin's argv are variable names (for the declaration builtins, {@code NAME=VALUE} words):

@@ -659,7 +659,6 @@ public final class TierArguments {
         return test(words.subList(0, words.size() - 1), false);
     }
 
-    private static final Set<String> ARITHMETIC = Set.of("-eq", "-ne", "-lt", "-le", "-gt", "-ge");
 
     /**
      * test EXPR / [[ EXPR ]]: a word that is or may be {@code -v}/{@code -R} must be followed by a known word
@@ -674,7 +673,7 @@ public final class TierArguments {
                 Shape n = words.get(i + 1);
                 if (!n.known || n.value().contains("[")) return false;
             }
-            if (conditional && w.known && ARITHMETIC.contains(w.value())) {
+            if (conditional && w.known && dev.compoundbash.shell.TestExpr.ARITHMETIC_OPERATORS.contains(w.value())) {
                 if (i == 0 || i + 1 >= words.size()) return false;
                 if (!integer(words.get(i - 1)) || !integer(words.get(i + 1))) return false;
             }

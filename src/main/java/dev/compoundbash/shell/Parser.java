@@ -31,7 +31,8 @@ public final class Parser {
     public static final int MAX_DEPTH = 1_500;
 
     private static final Set<String> CLOSERS = Set.of("then", "elif", "else", "fi", "do", "done", "esac", "}");
-    private static final Set<String> DECLARATION = Set.of("declare", "local", "export", "readonly", "typeset");
+    /** The declaration builtins, whose {@code NAME=VALUE} operands are assignments (bash(1) "SIMPLE COMMAND EXPANSION"). */
+    public static final Set<String> DECLARATION = Set.of("declare", "local", "export", "readonly", "typeset");
 
     private final Lexer lx;
     private final WordParser wp;

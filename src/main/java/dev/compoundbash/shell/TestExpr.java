@@ -14,6 +14,9 @@ public sealed interface TestExpr extends Node {
     }
 
     /** A unary test such as {@code -f file} or {@code -n str}; {@code operator} as written. */
+    /** Binary operators that evaluate both operands as arithmetic expressions (bash(1) "CONDITIONAL EXPRESSIONS"). */
+    java.util.Set<String> ARITHMETIC_OPERATORS = java.util.Set.of("-eq", "-ne", "-lt", "-le", "-gt", "-ge");
+
     record Unary(Span span, String operator, TestExpr operand) implements TestExpr {
         @Override
         public List<Node> children() {

@@ -76,9 +76,7 @@ class ExecutionOracleTest {
         Path real = Files.createDirectories(tmp.resolve("real"));
         for (String n : SHIMMED) {
             Path s = shims.resolve(n);
-            Files.writeString(s, "#!/bin/bash\nprintf '%s\\0' \"${0##*/}\" \"$@\" > \"$ORACLE_REC/$$.$RANDOM$RANDOM\"\n"
-                    + "exit 0\n");
-            Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
+            recorder(s, "");
         }
         for (String n : WRAPPERS) {
             Path target = Path.of(n.equals("sh") || n.equals("bash") ? "/bin" : "/usr/bin", n);
@@ -137,6 +135,16 @@ class ExecutionOracleTest {
         assertThat(mismatches).as("seed " + seed).isEmpty();
     }
 
+    /**
+     * Writes an executable that records its name and arguments (NUL-separated) into a new file of
+     * {@code $ORACLE_REC} whose name starts with {@code prefix}, and exits 0.
+     */
+    static void recorder(Path file, String prefix) throws IOException {
+        Files.writeString(file, "#!/bin/bash\nprintf '%s\\0' \"${0##*/}\" \"$@\" > \"$ORACLE_REC/" + prefix
+                + "$$.$RANDOM$RANDOM\"\nexit 0\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
     /** Runs every case of a batch in one sandbox; the recordings of case i land in {@code recs/i}. */
     private static void runBatch(List<Case> cases, Path shims, Path real, Path work, Path recs) throws Exception {
         if (cases.isEmpty()) return;
@@ -146,10 +154,7 @@ class ExecutionOracleTest {
         Files.createDirectories(work.resolve("0"));
         for (String n : SHIMMED) {
             for (Path d : List.of(work, work.resolve("0"))) {
-                Path decoy = d.resolve(n);
-                Files.writeString(decoy, "#!/bin/bash\nprintf '%s\\0' \"${0##*/}\" \"$@\" > "
-                        + "\"$ORACLE_REC/alt-$$.$RANDOM$RANDOM\"\nexit 0\n");
-                Files.setPosixFilePermissions(decoy, PosixFilePermissions.fromString("rwxr-xr-x"));
+                recorder(d.resolve(n), "alt-");
             }
         }
         StringBuilder input = new StringBuilder();
