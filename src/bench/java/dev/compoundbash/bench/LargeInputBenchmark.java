@@ -53,7 +53,7 @@ public class LargeInputBenchmark {
             case "nestedArithmetic" -> "$((".repeat(1_400) + "ls" + "))".repeat(1_400);
             default -> throw new IllegalArgumentException(shape);
         };
-        if (command.length() > HookRunner.MAX_COMMAND_CHARS) throw new IllegalStateException(shape + " too long");
+        if (command.length() > dev.compoundbash.rules.Decider.MAX_COMMAND_CHARS) throw new IllegalStateException(shape + " too long");
         engine = RuleEngine.load(List.of());
         settings = new PermissionSettings(List.of("Bash(git *)"), List.of(), List.of("Bash(rm *)"), List.of(),
                 List.of(), List.of());

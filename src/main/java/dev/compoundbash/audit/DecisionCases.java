@@ -2,7 +2,7 @@ package dev.compoundbash.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
 
@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * Decision cases in the JSONL form of {@code ../shared/cases} (fields {@code id command allow ask deny
  * additionalDirectories cwd expected why}, and {@code permission_mode} as in the hook input; {@code expected} is one
  * outcome or a list of acceptable ones), run in
- * process through the same {@link HookRunner#decide} the hook uses, each in a fresh empty working directory unless
+ * process through the same {@link Decider#decide} the hook uses, each in a fresh empty working directory unless
  * the case names one.
  */
 public final class DecisionCases {
@@ -101,7 +101,7 @@ public final class DecisionCases {
             }
             PermissionSettings settings = new PermissionSettings(c.allow(), c.ask(), c.deny(),
                     c.additionalDirectories(), List.of(), List.of());
-            HookRunner.Verdict v = ParallelReplay.decideOrDefer(c.command(), cwd, c.permissionMode(), settings,
+            Decider.Verdict v = ParallelReplay.decideOrDefer(c.command(), cwd, c.permissionMode(), settings,
                     engine, env.get("TMPDIR"));
             Boolean passed = c.expected().isEmpty() ? null : c.expected().contains(v.outcome());
             return new Result(c, v.outcome(), v.reason(), passed);

@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.Redirect;
 import dev.compoundbash.facts.SubCommand;
-import dev.compoundbash.hook.HookRunner;
-import dev.compoundbash.hook.LockedAppend;
-import dev.compoundbash.rules.CommandEvaluator;
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 
 import java.io.PrintStream;
@@ -118,7 +116,7 @@ public final class DecisionLog implements AutoCloseable {
      * @param verdict    the hook's verdict
      * @param durationUs how long the evaluation took, in microseconds
      */
-    public void record(String sessionId, String cwd, String command, HookRunner.Verdict verdict, long durationUs) {
+    public void record(String sessionId, String cwd, String command, Decider.Verdict verdict, long durationUs) {
         record(sessionId, cwd, null, command, verdict, durationUs);
     }
 
@@ -133,7 +131,7 @@ public final class DecisionLog implements AutoCloseable {
      * @param durationUs     how long the evaluation took, in microseconds
      */
     public void record(String sessionId, String cwd, String permissionMode, String command,
-                       HookRunner.Verdict verdict, long durationUs) {
+                       Decider.Verdict verdict, long durationUs) {
         if (path == null) return;
         try {
             pending = entry(OffsetDateTime.now(clock).format(TIME), version, sessionId, cwd, permissionMode, command,
@@ -156,7 +154,7 @@ public final class DecisionLog implements AutoCloseable {
      * @return the JSON text, without a newline
      */
     public static String entry(String time, String version, String sessionId, String cwd, String command,
-                               HookRunner.Verdict verdict, long durationUs) {
+                               Decider.Verdict verdict, long durationUs) {
         return entry(time, version, sessionId, cwd, null, command, verdict, durationUs);
     }
 
@@ -175,7 +173,7 @@ public final class DecisionLog implements AutoCloseable {
      * @return the JSON text, without a newline
      */
     public static String entry(String time, String version, String sessionId, String cwd, String permissionMode,
-                               String command, HookRunner.Verdict verdict, long durationUs) {
+                               String command, Decider.Verdict verdict, long durationUs) {
         ObjectNode o = JSON.createObjectNode();
         o.put("time", time);
         o.put("version", version);
@@ -188,7 +186,7 @@ public final class DecisionLog implements AutoCloseable {
         ArrayNode subs = o.putArray("subcommands");
         ArrayNode redirects = o.putArray("redirects");
         ArrayNode fired = o.putArray("rules_fired");
-        CommandEvaluator.Judgement j = verdict.judgement();
+        Decider.Judgement j = verdict.judgement();
         if (j != null) {
             java.util.Map<Integer, Finding> strongest = Finding.strongestBySubject(j.evaluation().findings());
             for (SubCommand s : j.facts().subCommands()) {

@@ -167,4 +167,52 @@ public final class LogReader {
         }
         return sb.toString();
     }
+
+    /** Messages longer than this are cut by {@link #escape}. */
+    public static final int MAX_ESCAPED_CHARS = 64 * 1024;
+
+    /**
+     * Makes a message safe for one physical line: {@code \n} and {@code \r} become the two-character
+     * sequences {@code \n}, {@code \r}; tab is kept; other control characters (C0, DEL, C1) and the
+     * Unicode line/paragraph separators become <code>&#92;uXXXX</code>. Backslashes are not doubled, so
+     * commands stay readable. Messages over {@link #MAX_ESCAPED_CHARS} are truncated.
+     *
+     * @param message the raw message; null gives {@code "null"}
+     * @return the escaped message
+     */
+    public static String escape(String message) {
+        String m = String.valueOf(message);
+        String suffix = "";
+        if (m.length() > MAX_ESCAPED_CHARS) {
+            suffix = "... [" + (m.length() - MAX_ESCAPED_CHARS) + " more chars]";
+            m = m.substring(0, MAX_ESCAPED_CHARS);
+        }
+        StringBuilder sb = null;
+        for (int i = 0; i < m.length(); i++) {
+            char c = m.charAt(i);
+            String rep;
+            if (c == '\n') {
+                rep = "\\n";
+            } else if (c == '\r') {
+                rep = "\\r";
+            } else if (c == '\t') {
+                rep = null;
+            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
+                rep = String.format("\\u%04x", (int) c);
+            } else {
+                rep = null;
+            }
+            if (rep != null && sb == null) {
+                sb = new StringBuilder(m.length() + 16).append(m, 0, i);
+            }
+            if (sb != null) {
+                if (rep != null) {
+                    sb.append(rep);
+                } else {
+                    sb.append(c);
+                }
+            }
+        }
+        return (sb == null ? m : sb.toString()) + suffix;
+    }
 }

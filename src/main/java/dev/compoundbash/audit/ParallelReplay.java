@@ -1,20 +1,18 @@
 package dev.compoundbash.audit;
 
-import dev.compoundbash.hook.HookLog;
-import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
 
 /**
  * Decides many commands on several threads with one shared KieBase, for replaying logged calls (issue 7, part 4).
- * Each command goes through {@link HookRunner#decide} exactly as a hook call would, with logging off; a
+ * Each command goes through {@link Decider#decide} exactly as a hook call would; a
  * {@link RuleEngine} is safe to share because each evaluation uses its own KieSession.
  */
 public final class ParallelReplay {
@@ -45,7 +43,7 @@ public final class ParallelReplay {
      *         verdict, never an exception
      * @throws IllegalStateException when the worker pool is interrupted
      */
-    public static List<HookRunner.Verdict> decideAll(List<String> commands, String cwd, PermissionSettings settings,
+    public static List<Decider.Verdict> decideAll(List<String> commands, String cwd, PermissionSettings settings,
                                                      RuleEngine engine, String tmpDir, int threads) {
         return decideCalls(commands.stream().map(c -> new Call(c, cwd, settings)).toList(), engine, tmpDir, threads);
     }
@@ -60,9 +58,9 @@ public final class ParallelReplay {
      * @return one verdict per call, in input order; an internal error in one call is its {@code defer} verdict
      * @throws IllegalStateException when the worker pool is interrupted
      */
-    public static List<HookRunner.Verdict> decideCalls(List<Call> calls, RuleEngine engine, String tmpDir,
+    public static List<Decider.Verdict> decideCalls(List<Call> calls, RuleEngine engine, String tmpDir,
                                                        int threads) {
-        HookRunner.Verdict[] out = new HookRunner.Verdict[calls.size()];
+        Decider.Verdict[] out = new Decider.Verdict[calls.size()];
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
         try {
             pool.submit(() -> IntStream.range(0, calls.size()).parallel().forEach(i -> {
@@ -81,19 +79,13 @@ public final class ParallelReplay {
     }
 
     /**
-     * {@link HookRunner#decide} with logging off, where an internal error is that call's {@code defer} verdict, as
-     * it is for the hook itself.
+     * {@link Decider#decideOrDefer}: an internal error is that call's {@code defer} verdict, as it is for the hook.
      *
      * @param permissionMode the call's permission mode; null is the default
      * @return the verdict; never null
      */
-    static HookRunner.Verdict decideOrDefer(String command, String cwd, String permissionMode,
-                                            PermissionSettings settings, RuleEngine engine, String tmpDir) {
-        try {
-            return HookRunner.decide(command, cwd, permissionMode, settings, engine, tmpDir,
-                    HookLog.open(Map.of(), "replay"));
-        } catch (RuntimeException e) {
-            return new HookRunner.Verdict("defer", "internal error: " + e, null);
-        }
+    static Decider.Verdict decideOrDefer(String command, String cwd, String permissionMode,
+                                         PermissionSettings settings, RuleEngine engine, String tmpDir) {
+        return Decider.decideOrDefer(new Decider.Call(command, cwd, permissionMode, settings, tmpDir), engine);
     }
 }

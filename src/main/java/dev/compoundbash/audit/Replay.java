@@ -1,7 +1,6 @@
 package dev.compoundbash.audit;
 
-import dev.compoundbash.hook.HookLog;
-import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
 
@@ -26,7 +25,7 @@ import java.util.function.LongConsumer;
 
 /**
  * Audit replay: re-evaluates every command of one or more decision logs ({@link LogReader}) through
- * {@link HookRunner#decide}, exactly as the hook would decide it now, and compares with the recorded decision.
+ * {@link Decider#decide}, exactly as the hook would decide it now, and compares with the recorded decision.
  * Streams: memory stays bounded whatever the log size (changed decisions are spooled to a temporary file).
  */
 public final class Replay {
@@ -102,14 +101,14 @@ public final class Replay {
             calls.add(new ParallelReplay.Call(e.command(), e.cwd() != null ? e.cwd() : defaultCwd, batchSettings.get(i),
                     e.permissionMode()));
         }
-        List<HookRunner.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir,
+        List<Decider.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir,
                 Runtime.getRuntime().availableProcessors());
         for (int i = 0; i < verdicts.size(); i++) record(batch.get(i), verdicts.get(i));
         batch.clear();
         batchSettings.clear();
     }
 
-    private void record(LogReader.Entry e, HookRunner.Verdict v) {
+    private void record(LogReader.Entry e, Decider.Verdict v) {
         total++;
         String key = e.oldDecision() + " -> " + v.outcome();
         transitions.merge(key, 1L, Long::sum);
@@ -118,9 +117,9 @@ public final class Replay {
         try {
             changes.write(e.source() + (e.time() != null ? "  " + e.time() : "") + (e.cwd() != null ? "  cwd " + e.cwd() : "")
                     + (e.permissionMode() != null ? "  mode " + e.permissionMode() : "")
-                    + "\n    command: " + HookLog.escape(e.command())
-                    + "\n    old: " + e.oldDecision() + "  " + HookLog.escape(e.oldReason())
-                    + "\n    new: " + v.outcome() + "  " + HookLog.escape(v.reason()) + "\n");
+                    + "\n    command: " + LogReader.escape(e.command())
+                    + "\n    old: " + e.oldDecision() + "  " + LogReader.escape(e.oldReason())
+                    + "\n    new: " + v.outcome() + "  " + LogReader.escape(v.reason()) + "\n");
         } catch (IOException ex) {
             throw new java.io.UncheckedIOException(ex);
         }

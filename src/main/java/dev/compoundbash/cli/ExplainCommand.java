@@ -3,14 +3,17 @@ package dev.compoundbash.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compoundbash.facts.CallContext;
-import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.FindAction;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.Redirect;
 import dev.compoundbash.facts.SubCommand;
 import dev.compoundbash.facts.Wrapper;
 import dev.compoundbash.hook.UserRules;
-import dev.compoundbash.rules.CommandEvaluator;
+import dev.compoundbash.facts.CallProblem;
+import dev.compoundbash.facts.RunTimeCode;
+import dev.compoundbash.facts.VariableWrite;
+import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
 import dev.compoundbash.settings.SettingsLoader;
@@ -65,9 +68,8 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         Map<String, String> env = System.getenv();
         PermissionSettings settings = settingsFiles.isEmpty() ? SettingsLoader.load(env) : SettingsLoader.loadFiles(settingsFiles);
-        RuleEngine engine = RuleEngine.load(UserRules.files(env));
+        RuleEngine engine = HookRunner.LOAD.engine(UserRules.files(env), env);
         Path dir = cwd != null ? cwd.toAbsolutePath() : Path.of("").toAbsolutePath();
-        Environment environment = Environment.of(dir, settings.additionalDirectories(), env.get("TMPDIR"));
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("command", command);
         doc.put("cwd", dir.toString());
@@ -79,15 +81,10 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("rules", Map.of("allow", settings.allow(), "ask", settings.ask(), "deny", settings.deny(),
                 "additionalDirectories", settings.additionalDirectories()));
         doc.put("ruleCompileErrors", engine.compileErrors());
-        CommandEvaluator.Judgement j = null;
-        try {
-            j = new CommandEvaluator(engine).judge(command, environment,
-                    CommandEvaluator.permissionRules(settings.allow(), settings.ask(), settings.deny()), context);
-        } catch (ParseException e) {
-            doc.put("parseError", Map.of("line", e.line(), "column", e.column(), "message", e.getMessage()));
-            doc.put("decision", Map.of("outcome", "defer", "reason", "parse error: " + e.getMessage(), "rule", ""));
-        }
-        if (j != null) fill(doc, j);
+        // The hook's own decision function, so explain and the hook never disagree.
+        Decider.Verdict v = Decider.decideOrDefer(new Decider.Call(command, dir.toString(), permissionMode, settings,
+                env.get("TMPDIR")), engine);
+        fill(doc, v);
         if (json) {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
         } else {
@@ -96,8 +93,22 @@ public final class ExplainCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void fill(Map<String, Object> doc, CommandEvaluator.Judgement j) {
-        doc.put("outline", Outline.of(j.script()));
+    private static void fill(Map<String, Object> doc, Decider.Verdict v) {
+        Decider.Judgement j = v.judgement();
+        if (j == null) {
+            doc.put("decision", decision(v));
+            return;
+        }
+        if (j.parseError() != null) {
+            ParseException e = j.parseError();
+            doc.put("parseError", Map.of("line", e.line(), "column", e.column(), "message", e.getMessage()));
+        }
+        if (!j.problems().isEmpty()) {
+            List<Map<String, Object>> problems = new ArrayList<>();
+            for (CallProblem p : j.problems()) problems.add(Map.of("kind", p.getKind(), "message", p.getMessage()));
+            doc.put("problems", problems);
+        }
+        if (j.script() != null) doc.put("outline", Outline.of(j.script()));
         List<Finding> findings = j.evaluation().findings();
         List<Map<String, Object>> subs = new ArrayList<>();
         for (SubCommand s : j.facts().subCommands()) {
@@ -113,7 +124,6 @@ public final class ExplainCommand implements Callable<Integer> {
             if (s.isArgumentsAppended()) m.put("argumentsAppended", true);
             if (!s.getAssignmentNames().isEmpty()) m.put("assignments", s.getAssignments());
             if (s.isPrivileged()) m.put("privilegeId", s.getPrivilegeId());
-            if (!s.getShellVariables().isEmpty()) m.put("shellVariables", s.getShellVariables());
             m.put("findings", findingsFor(findings, s.getId()));
             subs.add(m);
         }
@@ -164,11 +174,36 @@ public final class ExplainCommand implements Callable<Integer> {
         List<Map<String, Object>> fired = new ArrayList<>();
         for (RuleEngine.FiredRule f : j.evaluation().fired()) fired.add(Map.of("name", f.name(), "file", f.file()));
         doc.put("firedRules", fired);
+        List<Map<String, Object>> writes = new ArrayList<>();
+        for (VariableWrite w : j.facts().variableWrites()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", w.getId());
+            m.put("name", w.getName());
+            m.put("how", w.getHow());
+            if (w.isAnywhere()) m.put("anywhere", true);
+            else m.put("position", w.getPosition());
+            if (w.isRunTimeValue()) m.put("runTimeValue", true);
+            writes.add(m);
+        }
+        doc.put("variableWrites", writes);
+        List<Map<String, Object>> code = new ArrayList<>();
+        for (RunTimeCode c : j.facts().runTimeCode()) {
+            code.add(Map.of("id", c.getId(), "text", c.getText(), "context", c.getContext(),
+                    "findings", findingsFor(findings, c.getId())));
+        }
+        doc.put("runTimeCode", code);
+        List<Map<String, Object>> call = findingsFor(findings, -1);
+        if (!call.isEmpty()) doc.put("callFindings", call);
+        doc.put("decision", decision(v));
+    }
+
+    /** The decision as explain shows it: outcome, the reason the hook gives, and the deciding rule. */
+    private static Map<String, Object> decision(Decider.Verdict v) {
         Map<String, Object> decision = new LinkedHashMap<>();
-        decision.put("outcome", j.evaluation().decision().getOutcome());
-        decision.put("reason", j.evaluation().decision().getReason());
-        decision.put("rule", j.evaluation().decision().getRuleName());
-        doc.put("decision", decision);
+        decision.put("outcome", v.outcome());
+        decision.put("reason", v.reason().replaceFirst("^compound-bash: ", ""));
+        decision.put("rule", v.rule());
+        return decision;
     }
 
     private static List<Map<String, Object>> findingsFor(List<Finding> findings, int id) {

@@ -48,13 +48,10 @@ public final class FactExtractor {
     /** Wrappers and inline scripts deeper than this are not read: their payloads are never approved. */
     static final int MAX_WRAPPER_DEPTH = 64;
     private int wrapperDepth;
-    /** Names set by assignment statements and declaration builtins met so far, in order. */
-    private final List<String> shellVariables = new ArrayList<>();
-    /**
-     * Names set anywhere in the command in ways whose order is not tracked (arithmetic assignments,
-     * {@code ${NAME:=...}}, values evaluated as arithmetic): every sub-command is judged as if set before it.
-     */
-    private final java.util.Set<String> setAnywhere = new java.util.LinkedHashSet<>();
+    private final List<VariableWrite> variableWrites = new ArrayList<>();
+    private final List<RunTimeCode> runTimeCode = new ArrayList<>();
+    private final java.util.Set<VariableEvaluation> evaluations = new java.util.LinkedHashSet<>();
+    private final List<CallProblem> problems = new ArrayList<>();
     /** Variables assigned a value only known at run time (an expansion, read, mapfile, a loop over expansions). */
     private final java.util.Set<String> runTimeValues = new java.util.HashSet<>();
     /** Source text of every arithmetic context: (( )), $(( )), for (( )), subscripts, [[ -eq ]] operands, let. */
@@ -67,6 +64,24 @@ public final class FactExtractor {
     private final List<String> staticTexts = new ArrayList<>();
     /** True when the command evaluates a value as code: ${x@P}, or a run-time name given to a name-taking builtin. */
     private boolean evaluatesValues;
+    /**
+     * While an inline script's commands are extracted: the shell that runs it. Every command made then that no
+     * wrapper inside the script reaches is linked to it by a {@link Wrapper}, so the shell is approved only when
+     * all of them are.
+     */
+    private InlineLink inline;
+
+    /** The shell running an inline script, and whether any command was linked to it yet. */
+    private static final class InlineLink {
+        final WrapperGrammar.Unwrapped unwrapped;
+        final int shellId;
+        boolean linked;
+
+        InlineLink(WrapperGrammar.Unwrapped unwrapped, int shellId) {
+            this.unwrapped = unwrapped;
+            this.shellId = shellId;
+        }
+    }
 
     private FactExtractor(String source, Environment env) {
         this.source = source;
@@ -84,8 +99,51 @@ public final class FactExtractor {
         FactExtractor x = new FactExtractor(script.source(), env);
         x.list(script.body(), true);
         x.valuesEvaluatedLater();
-        return new Facts(List.copyOf(x.subCommands), List.copyOf(x.wrappers), List.copyOf(x.findActions),
-                List.copyOf(x.redirects));
+        return x.facts();
+    }
+
+    private Facts facts() {
+        return new Facts(List.copyOf(subCommands), List.copyOf(wrappers), List.copyOf(findActions),
+                List.copyOf(redirects), List.copyOf(variableWrites), List.copyOf(evaluations),
+                List.copyOf(runTimeCode));
+    }
+
+    /**
+     * Problems the closed-world guard found while extracting: a construct the model does not cover. Empty for every
+     * command the extractor reads whole; see {@link CallProblem#UNMODELLED}.
+     *
+     * @param script a tree from {@code Parser.parse}
+     * @param env    as for {@link #extract}
+     * @return the facts and the problems
+     */
+    public static Extraction extractAll(Script script, Environment env) {
+        FactExtractor x = new FactExtractor(script.source(), env);
+        x.list(script.body(), true);
+        x.valuesEvaluatedLater();
+        return new Extraction(x.facts(), List.copyOf(x.problems));
+    }
+
+    /** The facts of a command and the problems found reading it. */
+    public record Extraction(Facts facts, List<CallProblem> problems) {
+    }
+
+    /** Records a construct the extractor does not model: nothing in the command is approved (closed world). */
+    private void unmodelled(String what) {
+        problems.add(new CallProblem(CallProblem.UNMODELLED, what));
+    }
+
+    /** Records a write of {@code name} (null: only known at run time) in effect for the commands after this point. */
+    private void write(String name, String how, boolean runTime, int commandId) {
+        variableWrites.add(new VariableWrite(nextId++, name, nextId - 1, false, runTime, how, commandId));
+        if (runTime && name != null) runTimeValues.add(name);
+    }
+
+    /** Records a write whose order is not tracked: it counts for every command of the call. */
+    private void writeAnywhere(String name, String how) {
+        for (VariableWrite w : variableWrites) {
+            if (w.isAnywhere() && java.util.Objects.equals(w.getName(), name) && w.getHow().equals(how)) return;
+        }
+        variableWrites.add(new VariableWrite(nextId++, name, 0, true, false, how, -1));
     }
 
     // ---- commands -------------------------------------------------------------------------------------------
@@ -133,11 +191,10 @@ public final class FactExtractor {
             if (f.items() != null) for (Word w : f.items()) word(w);
             // for NAME in ...; select NAME in ...: the loop assigns NAME (and keeps the last value after it).
             WordValue var = WordValue.of(f.variable(), source);
-            String name = var.isStatic() ? var.text() : VariableWrites.RUN_TIME_NAME;
-            shellVariables.add(name);
+            String name = var.isStatic() ? var.text() : null;
             boolean runTime = f.items() == null;
             if (f.items() != null) for (Word w : f.items()) runTime |= !WordValue.of(w, source).isStatic();
-            if (runTime || f.select()) runTimeValues.add(name);
+            write(name, f.select() ? "select loop" : "for loop", runTime || f.select(), -1);
             list(f.body(), false);
             context.remove(context.size() - 1);
             redirections(f.redirections(), -1);
@@ -182,6 +239,8 @@ public final class FactExtractor {
             }
         } else if (c instanceof Command.Coproc k) {
             nestedCommand(Context.COPROCESS, k.body());
+        } else {
+            unmodelled("a " + c.getClass().getSimpleName() + " command");
         }
     }
 
@@ -193,29 +252,56 @@ public final class FactExtractor {
         }
         int id = -1;
         if (!s.words().isEmpty()) {
-            List<String> argv = new ArrayList<>(s.words().size());
-            boolean[] dyn = new boolean[s.words().size()];
-            for (int i = 0; i < dyn.length; i++) {
-                WordValue v = WordValue.of(s.words().get(i), source);
-                argv.add(v.text());
-                // A name with an expansion, a glob or a brace expansion may run anything.
-                dyn[i] = !v.isStatic() || (i == 0 && (v.glob() || v.braceExpansion()));
-            }
+            List<Arg> args = Arg.of(s.words(), source);
+            boolean[] dyn = dynamic(args);
+            List<String> argv = texts(args);
             id = nextId++;
             String raw = s.span().text(source);
-            SubCommand sc = commandFact(id, argv, dyn, raw, top, "command", -1, false, assignmentWords);
+            WrapperGrammar.Unwrapped u = dyn[0] ? null : WrapperGrammar.unwrap(argv);
+            Redirection stdin = u == null && !dyn[0] ? stdinScript(argv, dyn, s.redirections()) : null;
+            String role = u != null || stdin != null ? "wrapper" : "command";
+            SubCommand sc = commandFact(id, args, dyn, raw, top, role, -1, false, assignmentWords);
             subCommands.add(sc);
             // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
-            unwrap(sc, argv, dyn, top);
-            stdinScript(sc, argv, dyn, s.redirections(), top);
+            if (!dyn[0] && sc.getBaseName().equals("find")) {
+                for (WrapperGrammar.Action a : WrapperGrammar.findActions(argv)) {
+                    findActions.add(new FindAction(nextId++, sc.getId(), a.primary(), a.mutating(), a.argument()));
+                }
+            }
+            if (u != null) unwrap(sc, u, args, dyn, top, s.redirections());
+            if (stdin != null) stdinScriptPayload(sc, stdin, top, sc.getAssignments());
             // Expansions inside the words run too, nested.
             for (Word w : s.words()) word(w);
-            if (!dyn[0]) builtinWrites(argv, dyn);
+            if (!dyn[0]) builtinWrites(argv, dyn, id);
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
-            for (Assignment a : s.assignments()) shellVariables.add(a.name());
+            for (Assignment a : s.assignments()) write(a.name(), "assignment", runTimeAssignment(a), -1);
         }
         redirections(s.redirections(), id);
+    }
+
+    /** Which words may run anything when they are the name: an expansion, or (for the name) a glob or brace. */
+    private static boolean[] dynamic(List<Arg> args) {
+        boolean[] dyn = new boolean[args.size()];
+        for (int i = 0; i < dyn.length; i++) {
+            Arg a = args.get(i);
+            // A name with an expansion, a glob or a brace expansion may run anything.
+            dyn[i] = a.dynamic() || (i == 0 && (a.glob() || a.brace()));
+        }
+        return dyn;
+    }
+
+    private static List<String> texts(List<Arg> args) {
+        List<String> out = new ArrayList<>(args.size());
+        for (Arg a : args) out.add(a.text());
+        return out;
+    }
+
+    /** True when an assignment's value is only known at run time. */
+    private boolean runTimeAssignment(Assignment a) {
+        boolean runTime = a.value() != null && !WordValue.of(a.value(), source).isStatic();
+        if (a.array() != null) for (ArrayElement e : a.array()) runTime |= !WordValue.of(e.value(), source).isStatic();
+        return runTime;
     }
 
     /** Builtins that read a value at run time into the variables they name (bash(1) SHELL BUILTIN COMMANDS). */
@@ -223,22 +309,22 @@ public final class FactExtractor {
             "mapfile", "readarray", "wait");
 
     /**
-     * The variables a builtin {@code sc} assigns by name (read, printf -v, getopts, mapfile, wait -p, unset and the
-     * declaration builtins; {@link VariableWrites}), which later commands are judged against; {@code let}'s
-     * arguments as arithmetic; and a name given at run time to a builtin that evaluates names ({@code test -v
-     * "a[$x]"}, {@code printf -v "$n"}): bash evaluates a subscript in it, command substitutions included, so it is
-     * code only known at run time.
+     * The variables a builtin assigns by name (read, printf -v, getopts, mapfile, wait -p, unset and the
+     * declaration builtins; {@link VariableWrites}), as {@link VariableWrite}s in effect for later commands;
+     * {@code let}'s arguments as arithmetic; and a name given at run time to a builtin that evaluates names
+     * ({@code test -v "a[$x]"}, {@code printf -v "$n"}): bash evaluates a subscript in it, command substitutions
+     * included, so it is code only known at run time.
      */
-    private void builtinWrites(List<String> argv, boolean[] dyn) {
+    private void builtinWrites(List<String> argv, boolean[] dyn, int commandId) {
         String name = argv.get(0);
         List<VariableWrites.Operand> operands = VariableWrites.nameOperands(argv, dyn);
         List<String> names = VariableWrites.byBuiltin(argv, dyn, operands);
-        shellVariables.addAll(names);
-        if (VARIABLE_READERS.contains(name)) runTimeValues.addAll(names);
+        boolean declaration = dev.compoundbash.shell.Parser.DECLARATION.contains(name);
+        boolean reader = VARIABLE_READERS.contains(name);
+        java.util.Set<String> runTimeNames = new java.util.HashSet<>();
         if (name.equals("let")) {
             for (int i = 1; i < argv.size(); i++) arithmeticTexts.add(argv.get(i));
         }
-        boolean declaration = dev.compoundbash.shell.Parser.DECLARATION.contains(name);
         for (VariableWrites.Operand o : operands) {
             if (!dyn[o.index()]) continue;
             String text = o.text();
@@ -248,9 +334,10 @@ public final class FactExtractor {
                 runTimeCode(text, Context.EVALUATED_NAME);
             } else if (eq > 0) {
                 // NAME=$(...): a value only known at run time
-                runTimeValues.add(VariableWrites.nameOf(text));
+                runTimeNames.add(VariableWrites.nameOf(text));
             }
         }
+        for (String n : names) write(n, name, reader || runTimeNames.contains(n), commandId);
         if (name.equals("test") || name.equals("[")) {
             for (int i = 2; i < argv.size(); i++) {
                 if (dyn[i] && argv.get(i - 1).equals("-v")) runTimeCode(argv.get(i), Context.EVALUATED_NAME);
@@ -258,50 +345,51 @@ public final class FactExtractor {
         }
     }
 
-    /**
-     * Text bash evaluates as code at run time whose commands cannot be read here ({@code ${x@P}}, a name built at
-     * run time): one nested sub-command with a dynamic name, which no rule approves.
-     */
+    /** Text bash evaluates as code at run time whose commands cannot be read here: a {@link RunTimeCode} fact. */
     private void runTimeCode(String text, String label) {
         evaluatesValues = true;
         context.add(label);
-        int id = nextId++;
-        subCommands.add(commandFact(id, List.of(text), new boolean[]{true}, text, false, "command", -1, false,
-                List.of()));
+        runTimeCode.add(new RunTimeCode(nextId++, text, context));
         context.remove(context.size() - 1);
     }
 
     /**
      * After the walk: what bash evaluates later from values. Arithmetic assignments anywhere, and static text that
-     * an arithmetic evaluation of a variable could run as an assignment ({@code x='PATH=0'; echo $((x))}), set
-     * variables for every sub-command; a value only known at run time that is evaluated as arithmetic or used as
-     * a name ({@code n=$(cat f); echo $((n))}, {@code ${!n}}) may run the command substitution of an array
-     * subscript in it, so no sub-command is approved; and where a value is evaluated as code ({@code ${x@P}}), the
-     * commands inside any static text are extracted as stored code.
+     * an arithmetic evaluation of a variable could run as an assignment ({@code x='PATH=0'; echo $((x))}), are
+     * writes in effect for every sub-command; every variable an arithmetic text references or an indirection names
+     * is a {@link VariableEvaluation} (the rules join it with a write of a value only known at run time: an array
+     * subscript in such a value runs its command substitutions); and where a value is evaluated as code
+     * ({@code ${x@P}}), the commands inside any static text are extracted as stored code.
      */
     private void valuesEvaluatedLater() {
-        for (String t : arithmeticTexts) setAnywhere.addAll(VariableWrites.inArithmetic(t));
+        for (String t : arithmeticTexts) {
+            for (String n : VariableWrites.inArithmetic(t)) writeAnywhere(n, "arithmetic");
+        }
         if (!arithmeticTexts.isEmpty() || !indirected.isEmpty()) {
-            for (String t : staticTexts) setAnywhere.addAll(VariableWrites.inArithmetic(t));
-            boolean runTime = false;
-            for (String t : arithmeticTexts) {
-                for (String n : VariableWrites.referencedInArithmetic(t)) runTime |= runTimeValues.contains(n);
+            for (String t : staticTexts) {
+                for (String n : VariableWrites.inArithmetic(t)) writeAnywhere(n, "arithmetic evaluation of a value");
             }
-            for (String n : indirected) runTime |= runTimeValues.contains(n);
-            if (runTime) setAnywhere.add(VariableWrites.RUN_TIME_VALUE);
+            for (String t : arithmeticTexts) {
+                for (String n : VariableWrites.referencedInArithmetic(t)) {
+                    if (runTimeValues.contains(n)) evaluations.add(new VariableEvaluation(n, "arithmetic"));
+                }
+            }
+            for (String n : indirected) {
+                if (runTimeValues.contains(n)) evaluations.add(new VariableEvaluation(n, "indirection"));
+            }
         }
         if (evaluatesValues) {
             // Extracting stored code walks its words, which may find more code-like text inside (always shorter):
             // the list grows while it is read.
             for (int i = 0; i < codeLikeTexts.size(); i++) storedCode(codeLikeTexts.get(i), true);
         }
-        if (setAnywhere.isEmpty()) return;
-        for (int i = 0; i < subCommands.size(); i++) {
-            subCommands.set(i, subCommands.get(i).withShellVariablesAdded(List.copyOf(setAnywhere)));
-        }
     }
 
-    private SubCommand commandFact(int id, List<String> argv, boolean[] dyn, String raw, boolean top, String role,
+    /**
+     * Makes a sub-command fact, final as made: while an inline script's commands are extracted, a command no
+     * wrapper inside the script reaches is linked to the script's shell here, by a {@link Wrapper} of its own.
+     */
+    private SubCommand commandFact(int id, List<Arg> args, boolean[] dyn, String raw, boolean top, String role,
                                    int wrapperId, boolean appended, List<String> assignmentWords) {
         boolean dynamicArgs = false;
         for (int i = 1; i < dyn.length; i++) dynamicArgs |= dyn[i];
@@ -313,28 +401,27 @@ public final class FactExtractor {
             int bracket = name.indexOf('[');
             names.add(bracket < 0 ? name : name.substring(0, bracket));
         }
-        return new SubCommand(id, argv, raw, dyn.length > 0 && dyn[0], dynamicArgs, top, context, role, wrapperId,
-                appended, names, assignmentWords, privilegeId, List.copyOf(shellVariables));
+        if (inline != null && wrapperId == -1) {
+            int wid = nextId++;
+            wrappers.add(wrapper(wid, inline.unwrapped, inline.shellId, id, true));
+            inline.linked = true;
+            wrapperId = wid;
+            if (!role.equals("wrapper")) role = "payload";
+        }
+        return new SubCommand(id, args, raw, dyn.length > 0 && dyn[0], dynamicArgs, top, context, role, wrapperId,
+                appended, names, assignmentWords, privilegeId);
     }
 
     /**
-     * When {@code sc} is a wrapper, re-files it with role {@code wrapper} and adds its payloads (recursively:
-     * a payload may itself be a wrapper, or a script), its {@link Wrapper} facts, for find its {@link FindAction}s,
-     * and the files it writes as {@link Redirect}s. A payload inherits the wrapper's environment prefix plus the
-     * assignments the wrapper adds ({@code env NAME=VALUE}), and under sudo/doas the privilege.
+     * Adds the payloads of the wrapper {@code sc} (recursively: a payload may itself be a wrapper, or a script), its
+     * {@link Wrapper} facts, and the files it writes as {@link Redirect}s. A payload inherits the wrapper's
+     * environment prefix plus the assignments the wrapper adds ({@code env NAME=VALUE}), and under sudo/doas the
+     * privilege; a payload that is a shell reading its script from standard input reads the command's
+     * here-document or here-string ({@code env bash <<'EOF'}).
      */
-    private void unwrap(SubCommand sc, List<String> argv, boolean[] dyn, boolean top) {
-        if (sc.isDynamicName()) return;
-        String base = sc.getBaseName();
-        if (base.equals("find")) {
-            for (WrapperGrammar.Action a : WrapperGrammar.findActions(argv)) {
-                findActions.add(new FindAction(nextId++, sc.getId(), a.primary(), a.mutating(), a.argument()));
-            }
-        }
-        WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(argv);
-        if (u == null) return;
-        // The wrapper as written is judged through its payloads.
-        subCommands.set(subCommands.indexOf(sc), sc.withRole("wrapper", sc.getWrapperId()));
+    private void unwrap(SubCommand sc, WrapperGrammar.Unwrapped u, List<Arg> args, boolean[] dyn, boolean top,
+                        List<Redirection> redirections) {
+        List<String> argv = sc.getArgv();
         for (WrapperGrammar.Output o : u.outputs()) {
             outputTarget(sc.getId(), null, o.option(), o.path(argv), dyn[o.index()]);
         }
@@ -344,25 +431,31 @@ public final class FactExtractor {
         }
         int savedPrivilege = privilegeId;
         List<String> savedInherited = inherited;
+        InlineLink savedInline = inline;
         if (u.privileged()) privilegeId = sc.getId();
+        // Payloads are reached through this wrapper, not linked to an enclosing inline script's shell.
+        inline = null;
         wrapperDepth++;
         try {
-            unwrapPayloads(sc, u, argv, dyn, top);
+            unwrapPayloads(sc, u, args, dyn, top, redirections);
         } finally {
             wrapperDepth--;
             privilegeId = savedPrivilege;
             inherited = savedInherited;
+            inline = savedInline;
         }
     }
 
-    private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<String> argv, boolean[] dyn,
-                                boolean top) {
+    private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<Arg> args, boolean[] dyn,
+                                boolean top, List<Redirection> redirections) {
+        List<String> argv = sc.getArgv();
         List<WrapperGrammar.Payload> payloads = new ArrayList<>(u.payloads());
         if (payloads.isEmpty() && !u.implicitPayload().isEmpty()) {
             int wid = nextId++;
             int pid = nextId++;
             wrappers.add(wrapper(wid, u, sc.getId(), pid, true));
-            subCommands.add(commandFact(pid, u.implicitPayload(), new boolean[u.implicitPayload().size()],
+            List<Arg> implicit = u.implicitPayload().stream().map(Arg::literal).toList();
+            subCommands.add(commandFact(pid, implicit, new boolean[implicit.size()],
                     String.join(" ", u.implicitPayload()), top, "payload", wid, u.appendsArguments(),
                     sc.getAssignments()));
             return;
@@ -382,29 +475,53 @@ public final class FactExtractor {
             boolean anyDynamic = false;
             for (boolean d : pdyn) anyDynamic |= d;
             if (p.form().equals(WrapperGrammar.SCRIPT)) {
+                boolean spliced = false;
+                for (int k = p.from(); k < p.to(); k++) spliced |= args.get(k).spliced();
                 if (anyDynamic) {
-                    // Text only known at run time is never read, so never approved.
+                    // Text only known at run time is never read, so never approved. A script a wrapper splices
+                    // run-time text into (find -exec sh -c '... {} ...') is read for its deny and ask rules only.
                     wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
+                    if (spliced) inlineScript(sc, u, p.words().get(0), top, env);
                 } else {
                     inlineScript(sc, u, p.words().get(0), top, env);
                 }
                 continue;
             }
-            List<String> pargv = p.words() != null ? List.copyOf(p.words()) : List.copyOf(argv.subList(p.from(), p.to()));
+            List<Arg> pargs;
             if (p.words() != null) {
                 // Split words (env -S) come from one argv word: they are dynamic when it is.
-                boolean[] spread = new boolean[pargv.size()];
-                java.util.Arrays.fill(spread, anyDynamic);
-                pdyn = spread;
+                final boolean unknown = anyDynamic;
+                pargs = p.words().stream().map(w -> unknown ? Arg.unknown(w) : Arg.literal(w)).toList();
+                pdyn = new boolean[pargs.size()];
+                java.util.Arrays.fill(pdyn, anyDynamic);
+            } else {
+                pargs = new ArrayList<>(args.subList(p.from(), p.to()));
+                // xargs -I R, find -exec ... {}: the wrapper splices run-time text into every word holding the
+                // replacement string, so that word (a script's text included) is only known at run time.
+                String rs = u.replaceString();
+                if (rs != null && !rs.isEmpty()) {
+                    for (int k = 0; k < pargs.size(); k++) {
+                        if (pargs.get(k).isStatic() && pargs.get(k).text().contains(rs)) {
+                            pargs.set(k, pargs.get(k).splicedAt(rs));
+                            pdyn[k] = true;
+                        } else if (pargs.get(k).text().contains(rs)) {
+                            pdyn[k] = true;
+                        }
+                    }
+                }
             }
+            List<String> pargv = texts(pargs);
             int wid = nextId++;
             int pid = nextId++;
             wrappers.add(wrapper(wid, u, sc.getId(), pid, true));
             inherited = env;
-            SubCommand payload = commandFact(pid, pargv, pdyn, String.join(" ", pargv), top, "payload", wid,
-                    u.appendsArguments(), env);
+            WrapperGrammar.Unwrapped inner = pdyn[0] ? null : WrapperGrammar.unwrap(pargv);
+            Redirection stdin = inner == null && !pdyn[0] ? stdinScript(pargv, pdyn, redirections) : null;
+            SubCommand payload = commandFact(pid, pargs, pdyn, String.join(" ", pargv), top,
+                    inner != null || stdin != null ? "wrapper" : "payload", wid, u.appendsArguments(), env);
             subCommands.add(payload);
-            unwrap(payload, pargv, pdyn, top);
+            if (inner != null) unwrap(payload, inner, pargs, pdyn, top, redirections);
+            if (stdin != null) stdinScriptPayload(payload, stdin, top, env);
         }
     }
 
@@ -413,43 +530,53 @@ public final class FactExtractor {
 
     /**
      * {@code bash <<EOF ... EOF}, {@code sh <<< 'cmd'}: a shell given no {@code -c} and no script file (or
-     * {@code -s}) reads its script from standard input (bash(1) "Invocation"); when that input is a here-document or
-     * here-string, its text is the script, parsed like {@code sh -c}. Text only known at run time (an unquoted body
-     * with expansions) is never approved.
+     * {@code -s}) reads its script from standard input (bash(1) "Invocation"). When the last redirection of standard
+     * input is a here-document or here-string (bash(1) "REDIRECTION": redirections are processed left to right, so
+     * a later one of the same descriptor wins: {@code bash <<< 'ls' < file} reads the file), that text is the
+     * script.
+     *
+     * @return the here-document or here-string redirection, or null when the shell reads no such script
      */
-    private void stdinScript(SubCommand sc, List<String> argv, boolean[] dyn, List<Redirection> redirections,
-                             boolean top) {
-        if (sc.isDynamicName() || !SHELLS.contains(sc.getBaseName())) return;
-        int idx = subCommands.indexOf(sc);
-        if (idx < 0 || !subCommands.get(idx).getRole().equals("command")) return; // -c was handled as a wrapper
-        boolean stdin = true;
+    private static Redirection stdinScript(List<String> argv, boolean[] dyn, List<Redirection> redirections) {
+        String base = WrapperGrammar.baseName(argv.get(0));
+        if (!SHELLS.contains(base)) return null;
         for (int i = 1; i < argv.size(); i++) {
             String a = argv.get(i);
             if (a.equals("-s")) break;
             if (dyn[i] || !(a.startsWith("-") || a.startsWith("+"))) {
-                stdin = false; // a script file operand (or one only known at run time)
-                break;
+                return null; // a script file operand (or one only known at run time)
             }
         }
-        if (!stdin) return;
         Redirection input = null;
         for (Redirection r : redirections) {
-            boolean toStdin = r.fd() == null || r.fd().equals("0");
-            if (toStdin && (r.operator().equals("<<") || r.operator().equals("<<-") || r.operator().equals("<<<"))) {
-                input = r; // the last redirection of stdin wins
+            String op = r.operator();
+            // Standard input is fd 0: written as 0, or implied by an input operator (< << <<- <<< <& <>).
+            if (r.fd() == null ? op.startsWith("<") : r.fd().equals("0")) {
+                input = r; // the last redirection of standard input wins
             }
         }
-        if (input == null) return;
+        if (input == null) return null;
+        String op = input.operator();
+        return op.equals("<<") || op.equals("<<-") || op.equals("<<<") ? input : null;
+    }
+
+    /** The shell {@code sc} runs the here-document or here-string {@code input} as its script. */
+    private void stdinScriptPayload(SubCommand sc, Redirection input, boolean top, List<String> env) {
         WrapperGrammar.Unwrapped u = new WrapperGrammar.Unwrapped(sc.getBaseName() + " <<", List.of(), false,
                 false, List.of(), List.of());
-        subCommands.set(idx, sc.withRole("wrapper", sc.getWrapperId()));
         WordValue v = input.hereDoc() != null ? WordValue.of(input.hereDoc().body(), source)
                 : WordValue.of(input.target(), source);
         if (!v.isStatic()) {
             wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
             return;
         }
-        inlineScript(sc, u, v.value(), top, sc.getAssignments());
+        InlineLink saved = inline;
+        inline = null;
+        try {
+            inlineScript(sc, u, v.value(), top, env);
+        } finally {
+            inline = saved;
+        }
     }
 
     private Wrapper wrapper(int id, WrapperGrammar.Unwrapped u, int commandId, int payloadId, boolean readable) {
@@ -461,9 +588,9 @@ public final class FactExtractor {
      * Parses {@code text} as a script run by the wrapper {@code shell} ({@code sh -c}, {@code eval}, ...) and
      * extracts its commands under {@link Context#INLINE_SCRIPT}: a script's top-level commands stand where the
      * wrapper stands (top-level when it is), everything inside them is nested as usual. Every command of the
-     * script not already reached through a wrapper inside it gets a {@link Wrapper} linking it to {@code shell},
-     * so the shell is approved only when all of them are. A script that does not parse gets an unreadable
-     * Wrapper, never approved.
+     * script not already reached through a wrapper inside it gets a {@link Wrapper} linking it to {@code shell}
+     * as it is made ({@link #commandFact}), so the shell is approved only when all of them are. A script that does
+     * not parse gets an unreadable Wrapper, never approved.
      */
     private void inlineScript(SubCommand shell, WrapperGrammar.Unwrapped u, String text, boolean top,
                               List<String> env) {
@@ -476,35 +603,29 @@ public final class FactExtractor {
             return;
         }
         String savedSource = source;
-        int before = subCommands.size();
+        InlineLink savedInline = inline;
+        List<String> savedInherited = inherited;
+        InlineLink link = new InlineLink(u, shell.getId());
         source = script.source();
         inherited = env;
+        inline = link;
         context.add(Context.INLINE_SCRIPT);
         try {
             list(script.body(), top);
         } finally {
             context.remove(context.size() - 1);
             source = savedSource;
-        }
-        boolean linked = false;
-        for (int k = before; k < subCommands.size(); k++) {
-            SubCommand c = subCommands.get(k);
-            if (c.getWrapperId() != -1) continue;
-            int wid = nextId++;
-            wrappers.add(wrapper(wid, u, shell.getId(), c.getId(), true));
-            subCommands.set(k, c.withRole(c.getRole().equals("wrapper") ? "wrapper" : "payload", wid));
-            linked = true;
+            inline = savedInline;
+            inherited = savedInherited;
         }
         // An empty script runs nothing: a readable Wrapper with no payload.
-        if (!linked) wrappers.add(wrapper(nextId++, u, shell.getId(), -1, true));
+        if (!link.linked) wrappers.add(wrapper(nextId++, u, shell.getId(), -1, true));
     }
 
     // ---- words, assignments, redirections ----------------------------------------------------------------------
 
     private void assignment(Assignment a) {
-        boolean runTime = a.value() != null && !WordValue.of(a.value(), source).isStatic();
-        if (a.array() != null) for (ArrayElement e : a.array()) runTime |= !WordValue.of(e.value(), source).isStatic();
-        if (runTime) runTimeValues.add(a.name());
+        if (runTimeAssignment(a)) runTimeValues.add(a.name());
         if (a.index() != null) arithmeticText(a.index().span());
         context.add(Context.ASSIGNMENT);
         if (a.index() != null) {
@@ -626,6 +747,8 @@ public final class FactExtractor {
             context.add(Context.ASSIGNMENT);
             for (ArrayElement e : al.elements()) element(e);
             context.remove(context.size() - 1);
+        } else if (!(p instanceof WordPart.Tilde)) {
+            unmodelled("a word part " + p.getClass().getSimpleName());
         }
     }
 
@@ -641,7 +764,7 @@ public final class FactExtractor {
         if ("!".equals(pe.prefix())) indirected.add(pe.name());
         if (op == null) return;
         if (op.equals(":=") || op.equals("=")) {
-            setAnywhere.add("!".equals(pe.prefix()) ? VariableWrites.RUN_TIME_NAME : pe.name());
+            writeAnywhere("!".equals(pe.prefix()) ? null : pe.name(), "parameter expansion");
         } else if (op.equals("@") && !pe.operands().isEmpty()
                 && pe.operands().get(0).span().text(source).contains("P")) {
             runTimeCode(pe.span().text(source), Context.PROMPT_EXPANSION);
@@ -697,6 +820,8 @@ public final class FactExtractor {
             test(n.operand());
         } else if (t instanceof TestExpr.Paren p) {
             test(p.inner());
+        } else {
+            unmodelled("a test expression " + t.getClass().getSimpleName());
         }
     }
 
@@ -705,6 +830,11 @@ public final class FactExtractor {
     }
 
     private void redirection(Redirection r, int commandId) {
+        // {NAME}>file, {NAME}<&-: bash assigns the descriptor number to NAME (bash(1) "REDIRECTION").
+        if (r.fd() != null && r.fd().startsWith("{") && r.fd().endsWith("}")) {
+            String name = r.fd().substring(1, r.fd().length() - 1);
+            write(name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : null, "redirection", false, commandId);
+        }
         context.add(Context.REDIRECTION_TARGET);
         word(r.target());
         context.remove(context.size() - 1);

@@ -5,10 +5,30 @@ import java.util.List;
 
 /**
  * Every fact extracted from one command, in source order: what goes into the Drools session (with the
- * {@link PermissionRule}s from settings).
+ * {@link PermissionRule}s from settings, the {@link NameList}s and the call's context).
+ *
+ * @param subCommands     every command bash could run
+ * @param wrappers        links from wrappers to their payloads
+ * @param findActions     find's acting primaries
+ * @param redirects       every redirection, classified
+ * @param variableWrites  every shell variable the command sets
+ * @param evaluations     variables whose values bash evaluates as arithmetic or as names
+ * @param runTimeCode     code evaluated at run time that cannot be read
  */
 public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
-                    List<Redirect> redirects) {
+                    List<Redirect> redirects, List<VariableWrite> variableWrites,
+                    List<VariableEvaluation> evaluations, List<RunTimeCode> runTimeCode) {
+
+    /** Facts of commands, wrappers, find actions and redirects only (tests that build facts by hand). */
+    public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
+                 List<Redirect> redirects) {
+        this(subCommands, wrappers, findActions, redirects, List.of(), List.of(), List.of());
+    }
+
+    /** No facts: a call whose command was not read. */
+    public static Facts none() {
+        return new Facts(List.of(), List.of(), List.of(), List.of());
+    }
 
     /** All facts in one list, sub-commands first. */
     public List<Object> all() {
@@ -16,6 +36,9 @@ public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<F
         out.addAll(wrappers);
         out.addAll(findActions);
         out.addAll(redirects);
+        out.addAll(variableWrites);
+        out.addAll(evaluations);
+        out.addAll(runTimeCode);
         return out;
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 public final class SubCommand {
     private final int id;
     private final List<String> argv;
+    private final List<Arg> args;
     private final String raw;
     private final boolean dynamicName;
     private final boolean dynamicArgs;
@@ -24,7 +25,6 @@ public final class SubCommand {
     private final List<String> assignmentNames;
     private final List<String> assignments;
     private final int privilegeId;
-    private final List<String> shellVariables;
     /** {@link #getLine()}, {@link #getBaseLine()} and {@link #getPrefixedLine()}, computed once: rules read them often. */
     private final String line;
     private final String baseLine;
@@ -46,27 +46,27 @@ public final class SubCommand {
     public SubCommand(int id, List<String> argv, String raw, boolean dynamicName, boolean dynamicArgs,
                       boolean topLevel, List<String> contextPath, String role, int wrapperId,
                       boolean argumentsAppended, List<String> assignmentNames) {
-        this(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, role, wrapperId, argumentsAppended,
-                assignmentNames, assignmentNames, -1, List.of());
+        this(id, argv.stream().map(Arg::literal).toList(), raw, dynamicName, dynamicArgs, topLevel, contextPath,
+                role, wrapperId, argumentsAppended, assignmentNames, assignmentNames, -1);
     }
 
     /**
-     * The full constructor.
+     * The full constructor. A SubCommand is final once made: the extractor decides its role before it makes it.
      *
+     * @param args        the words as bash expands them ({@link Arg}); {@code argv} is their texts
      * @param assignments the environment prefix as written, one {@code NAME=VALUE} word per assignment (the
      *                    names of {@code assignmentNames}, with their values); used to match rules written with
      *                    the prefix
      * @param privilegeId id of the innermost {@code sudo}/{@code doas} command this one runs under, or -1
-     * @param shellVariables names of the variables an earlier statement of the command set in the shell
-     *                    ({@code PATH=/x; ls}, {@code export PATH=/x; ls}); empty when none
      * @see #SubCommand(int, List, String, boolean, boolean, boolean, List, String, int, boolean, List)
      */
-    public SubCommand(int id, List<String> argv, String raw, boolean dynamicName, boolean dynamicArgs,
+    public SubCommand(int id, List<Arg> args, String raw, boolean dynamicName, boolean dynamicArgs,
                       boolean topLevel, List<String> contextPath, String role, int wrapperId,
                       boolean argumentsAppended, List<String> assignmentNames, List<String> assignments,
-                      int privilegeId, List<String> shellVariables) {
+                      int privilegeId) {
         this.id = id;
-        this.argv = List.copyOf(argv);
+        this.args = List.copyOf(args);
+        this.argv = this.args.stream().map(Arg::text).toList();
         this.raw = raw;
         this.dynamicName = dynamicName;
         this.dynamicArgs = dynamicArgs;
@@ -78,44 +78,22 @@ public final class SubCommand {
         this.assignmentNames = List.copyOf(assignmentNames);
         this.assignments = List.copyOf(assignments);
         this.privilegeId = privilegeId;
-        this.shellVariables = List.copyOf(shellVariables);
         this.line = String.join(" ", this.argv);
         String base = getBaseName();
         this.baseLine = base.equals(this.argv.get(0)) ? line : base + line.substring(this.argv.get(0).length());
         this.prefixedLine = this.assignments.isEmpty() ? line : String.join(" ", this.assignments) + " " + line;
     }
 
-    /**
-     * This command re-filed with another role and wrapper link, every other field unchanged.
-     *
-     * @param newRole      {@code "command"}, {@code "wrapper"} or {@code "payload"}
-     * @param newWrapperId the {@link Wrapper} it is reached through, or -1
-     * @return a new SubCommand
-     */
-    public SubCommand withRole(String newRole, int newWrapperId) {
-        return new SubCommand(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, newRole, newWrapperId,
-                argumentsAppended, assignmentNames, assignments, privilegeId, shellVariables);
-    }
-
-    /**
-     * This command with more names in {@link #getShellVariables()} (those set anywhere in the command, in ways
-     * whose order is not tracked), every other field unchanged.
-     *
-     * @param more names to add; those already present are not repeated
-     * @return a new SubCommand, or this one when nothing is added
-     */
-    public SubCommand withShellVariablesAdded(List<String> more) {
-        List<String> all = new java.util.ArrayList<>(shellVariables);
-        for (String n : more) if (!all.contains(n)) all.add(n);
-        if (all.size() == shellVariables.size()) return this;
-        return new SubCommand(id, argv, raw, dynamicName, dynamicArgs, topLevel, contextPath, role, wrapperId,
-                argumentsAppended, assignmentNames, assignments, privilegeId, all);
-    }
-
     public int getId() { return id; }
 
     /** The argument vector; argv[0] is the command name. Never empty. */
     public List<String> getArgv() { return argv; }
+
+    /**
+     * The words as bash expands them, argv[0]'s included: static or not, literal prefix, whether one may become
+     * several words or an option ({@link Arg}). Option grammars and tier checks read these.
+     */
+    public List<Arg> getArgs() { return args; }
 
     /** argv[0] as written (after quote removal). */
     public String getName() { return argv.get(0); }
@@ -165,12 +143,6 @@ public final class SubCommand {
 
     /** Id of the innermost {@code sudo}/{@code doas} command this one runs under, or -1. */
     public int getPrivilegeId() { return privilegeId; }
-
-    /**
-     * Names of the variables set by statements that come before this command in the same call
-     * ({@code PATH=/x; ls}, {@code export LD_PRELOAD=y; make}): they may be exported to it.
-     */
-    public List<String> getShellVariables() { return shellVariables; }
 
     /** True when this command runs under {@code sudo} or {@code doas}: no allow rule for it counts on its own. */
     public boolean isPrivileged() { return privilegeId != -1; }

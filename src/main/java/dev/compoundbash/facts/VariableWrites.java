@@ -15,17 +15,9 @@ import java.util.regex.Pattern;
  * {@code SafeEnvironment.changesWhatRuns}). Follows bash(1) "SHELL BUILTIN COMMANDS" (read, printf, getopts,
  * mapfile/readarray, unset, wait, declare/typeset/local/export/readonly) and "ARITHMETIC EVALUATION" (assignment
  * operators {@code = *= /= %= += -= <<= >>= &= ^= |=} and {@code ++}/{@code --}). A name only known at run time is
- * reported as {@link #RUN_TIME_NAME}. Over-approximates: a word that might be a name counts as one.
+ * reported as null. Over-approximates: a word that might be a name counts as one.
  */
 public final class VariableWrites {
-    /** Stands for a variable whose name is only known at run time ({@code read $x}, {@code (( $n = 1 ))}). */
-    public static final String RUN_TIME_NAME = "a variable named only at run time";
-    /**
-     * Stands for a value only known at run time that bash evaluates as arithmetic or as a variable name
-     * ({@code n=$(cat f); echo $((n))}, {@code ${!n}}): an array subscript in it runs its command substitutions.
-     */
-    public static final String RUN_TIME_VALUE = "a value only known at run time evaluated as arithmetic or as a name";
-
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** An assignment's name at the start of a declaration argument: {@code NAME=}, {@code NAME+=}, {@code NAME[}. */
     private static final Pattern LEADING_NAME = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*)(?:\\[|\\+?=|$)");
@@ -55,7 +47,7 @@ public final class VariableWrites {
      *
      * @param argv the words after quote removal, argv[0] the builtin's name; a dynamic word as its source text
      * @param dyn  which words contain an expansion
-     * @return the names (base names for {@code NAME[sub]}), {@link #RUN_TIME_NAME} for a name only known at run
+     * @return the names (base names for {@code NAME[sub]}), null for a name only known at run
      *         time; empty for any other command
      */
     public static List<String> byBuiltin(List<String> argv, boolean[] dyn) {
@@ -73,7 +65,7 @@ public final class VariableWrites {
             for (int i = 1; i < argv.size(); i++) {
                 String a = argv.get(i);
                 // -n makes a name reference: assignments through it set whatever it names.
-                if (!dyn[i] && a.startsWith("-") && a.length() > 1 && a.indexOf('n') > 0) out.add(RUN_TIME_NAME);
+                if (!dyn[i] && a.startsWith("-") && a.length() > 1 && a.indexOf('n') > 0) out.add(null);
             }
         }
         for (Operand o : operands) out.add(nameOf(o.text()));
@@ -82,14 +74,14 @@ public final class VariableWrites {
 
     /**
      * The variable a name operand assigns: the name before a subscript, {@code +=} or {@code =}
-     * ({@code a[1]=x} gives {@code a}), or {@link #RUN_TIME_NAME} when it does not start with a name.
+     * ({@code a[1]=x} gives {@code a}), or null when it does not start with a name.
      *
      * @param text the operand as written
      * @return the base name
      */
     public static String nameOf(String text) {
         Matcher m = LEADING_NAME.matcher(text);
-        return m.find() ? m.group(1) : RUN_TIME_NAME;
+        return m.find() ? m.group(1) : null;
     }
 
     /**
@@ -190,7 +182,7 @@ public final class VariableWrites {
 
     /**
      * The variables an arithmetic expression may assign: static names before an assignment operator or next to
-     * {@code ++}/{@code --}, and {@link #RUN_TIME_NAME} for an expansion in that place. Quote characters are
+     * {@code ++}/{@code --}, and null for an expansion in that place. Quote characters are
      * removed first, as bash removes them before evaluating.
      *
      * @param text the expression's source text
@@ -209,7 +201,7 @@ public final class VariableWrites {
         while (m.find()) out.add(m.group(1));
         m = ARITH_STEP.matcher(t);
         while (m.find()) out.add(m.group(1) != null ? m.group(1) : m.group(2));
-        if (ARITH_DYNAMIC_ASSIGN.matcher(t).find()) out.add(RUN_TIME_NAME);
+        if (ARITH_DYNAMIC_ASSIGN.matcher(t).find()) out.add(null);
         return out;
     }
 

@@ -53,27 +53,44 @@ public final class WrapperGrammar {
      * @param outputs          files the wrapper itself writes
      * @param changesDirectory the payload runs in another directory ({@code env -C}, {@code sudo -D}), so its
      *                         relative paths are not relative to the working directory
+     * @param replaceString    the text the wrapper replaces in the payload's words at run time ({@code xargs -I R},
+     *                         {@code find -exec ... {}}), or null
      */
     public record Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                             List<String> implicitPayload, List<Action> actions, boolean privileged,
-                            boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory) {
+                            boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
+                            String replaceString) {
         /** An unprivileged wrapper with no output files that keeps the working directory. */
         public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                          List<String> implicitPayload, List<Action> actions) {
             this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, false, false, List.of(),
-                    false);
+                    false, null);
+        }
+
+        /** The full form without a replacement string. */
+        public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
+                         List<String> implicitPayload, List<Action> actions, boolean privileged,
+                         boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory) {
+            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged, ownRuleRequired,
+                    outputs, changesDirectory, null);
+        }
+
+        /** This result with the replacement string {@code r}. */
+        Unwrapped withReplaceString(String r) {
+            return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
+                    ownRuleRequired, outputs, changesDirectory, r);
         }
 
         /** This result with {@code ownRuleRequired} set: the wrapper needs an allow rule of its own. */
         Unwrapped withOwnRule() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    true, outputs, changesDirectory);
+                    true, outputs, changesDirectory, replaceString);
         }
 
         /** This result with {@code changesDirectory} set. */
         Unwrapped inOtherDirectory() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, outputs, true);
+                    ownRuleRequired, outputs, true, replaceString);
         }
     }
 
@@ -170,6 +187,7 @@ public final class WrapperGrammar {
 
     private static Unwrapped xargs(List<String> argv) {
         boolean replace = false;
+        String replaceString = null;
         int i = 1;
         boolean readable = true;
         loop:
@@ -182,7 +200,10 @@ public final class WrapperGrammar {
             if (t.startsWith("--")) {
                 int eq = t.indexOf('=');
                 String opt = eq > 0 ? t.substring(0, eq) : t;
-                if (opt.equals("--replace")) replace = true;
+                if (opt.equals("--replace")) {
+                    replace = true;
+                    replaceString = eq > 0 ? t.substring(eq + 1) : "{}";
+                }
                 if (XARGS_LONG_WITH_VALUE.contains(opt)) {
                     // --replace takes an optional attached value only (GNU); the others take a value.
                     i += (eq > 0 || opt.equals("--replace")) ? 1 : 2;
@@ -200,12 +221,18 @@ public final class WrapperGrammar {
                 String c = String.valueOf(t.charAt(k));
                 if (XARGS_SHORT_FLAGS.contains(c)) continue;
                 if (XARGS_SHORT_WITH_VALUE.contains(c)) {
-                    if (c.equals("I") || c.equals("J")) replace = true;
+                    if (c.equals("I") || c.equals("J")) {
+                        replace = true;
+                        replaceString = k + 1 < t.length() ? t.substring(k + 1) : i + 1 < argv.size() ? argv.get(i + 1) : "";
+                    }
                     i += (k + 1 < t.length()) ? 1 : 2;
                     continue loop;
                 }
                 if (XARGS_SHORT_OPTIONAL_VALUE.contains(c)) {
-                    if (c.equals("i")) replace = true;
+                    if (c.equals("i")) {
+                        replace = true;
+                        replaceString = k + 1 < t.length() ? t.substring(k + 1) : "{}";
+                    }
                     i++;
                     continue loop;
                 }
@@ -220,10 +247,11 @@ public final class WrapperGrammar {
         }
         if (i >= argv.size()) {
             // No command: xargs runs echo with the input words.
-            return new Unwrapped("xargs", List.of(), !replace, replace, List.of("echo"), List.of());
+            return new Unwrapped("xargs", List.of(), !replace, replace, List.of("echo"), List.of())
+                    .withReplaceString(replaceString);
         }
         return new Unwrapped("xargs", List.of(new Payload(i, argv.size(), true)), !replace, replace, List.of(),
-                List.of());
+                List.of()).withReplaceString(replaceString);
     }
 
     private static Unwrapped find(List<String> argv) {
@@ -231,7 +259,7 @@ public final class WrapperGrammar {
         List<Action> actions = new ArrayList<>();
         scanFind(argv, payloads, actions);
         if (payloads.isEmpty()) return null;
-        return new Unwrapped("find", payloads, false, false, List.of(), actions);
+        return new Unwrapped("find", payloads, false, false, List.of(), actions).withReplaceString("{}");
     }
 
     private static void scanFind(List<String> argv, List<Payload> payloads, List<Action> actions) {

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>Lines look like {@code 2025-06-01T12:00:00.123+02:00 [0.1.0] evaluating: ls -la}. They are
  * buffered by {@link #log(String)} and written by {@link #close()} (or {@link #flush()}) with a single
- * append on a {@code FileChannel} opened with {@code APPEND}, under an exclusive {@code FileLock} ({@link LockedAppend}), so
+ * append on a {@code FileChannel} opened with {@code APPEND}, under an exclusive {@code FileLock} ({@link dev.compoundbash.audit.LockedAppend}), so
  * the lines of parallel hook processes never interleave. Control characters in a message are escaped
  * ({@code \n}, {@code \r}, <code>&#92;uXXXX</code>) so one logical line is one physical line.
  *
@@ -147,52 +147,17 @@ public final class HookLog implements AutoCloseable {
     }
 
     private void append(byte[] bytes) throws IOException {
-        LockedAppend.append(path, bytes);
+        dev.compoundbash.audit.LockedAppend.append(path, bytes);
     }
 
     /**
-     * Makes a message safe for one physical line: {@code \n} and {@code \r} become the two-character
-     * sequences {@code \n}, {@code \r}; tab is kept; other control characters (C0, DEL, C1) and the
-     * Unicode line/paragraph separators become <code>&#92;uXXXX</code>. Backslashes are not doubled, so
-     * commands stay readable. Messages over {@link #MAX_MESSAGE_CHARS} are truncated.
+     * Makes a message safe for one physical line ({@link dev.compoundbash.audit.LogReader#escape}).
      *
      * @param message the raw message; null gives {@code "null"}
      * @return the escaped message
      */
     public static String escape(String message) {
-        String m = String.valueOf(message);
-        String suffix = "";
-        if (m.length() > MAX_MESSAGE_CHARS) {
-            suffix = "... [" + (m.length() - MAX_MESSAGE_CHARS) + " more chars]";
-            m = m.substring(0, MAX_MESSAGE_CHARS);
-        }
-        StringBuilder sb = null;
-        for (int i = 0; i < m.length(); i++) {
-            char c = m.charAt(i);
-            String rep;
-            if (c == '\n') {
-                rep = "\\n";
-            } else if (c == '\r') {
-                rep = "\\r";
-            } else if (c == '\t') {
-                rep = null;
-            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
-                rep = String.format("\\u%04x", (int) c);
-            } else {
-                rep = null;
-            }
-            if (rep != null && sb == null) {
-                sb = new StringBuilder(m.length() + 16).append(m, 0, i);
-            }
-            if (sb != null) {
-                if (rep != null) {
-                    sb.append(rep);
-                } else {
-                    sb.append(c);
-                }
-            }
-        }
-        return (sb == null ? m : sb.toString()) + suffix;
+        return dev.compoundbash.audit.LogReader.escape(message);
     }
 
     private void note(Throwable ex) {

@@ -1,16 +1,14 @@
 package dev.compoundbash.hook;
 
-import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.audit.DecisionLog;
-import dev.compoundbash.facts.Environment;
+import dev.compoundbash.facts.CallContext;
+import dev.compoundbash.facts.CallProblem;
 import dev.compoundbash.facts.Finding;
-import dev.compoundbash.facts.PermissionRule;
 import dev.compoundbash.facts.SubCommand;
-import dev.compoundbash.rules.CommandEvaluator;
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
 import dev.compoundbash.settings.SettingsLoader;
-import dev.compoundbash.shell.ParseException;
 
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -25,9 +23,6 @@ import java.util.Map;
  * {@code hookSpecificOutput.permissionDecision}. Every failure defers: exit 0 with nothing on stdout.
  */
 public final class HookRunner {
-    /** Commands longer than this many characters are not judged (defer). */
-    public static final int MAX_COMMAND_CHARS = 10_000;
-
     private final Map<String, String> env;
     private final String version;
     private final EngineSource engines;
@@ -113,101 +108,39 @@ public final class HookRunner {
         PermissionSettings settings = SettingsLoader.load(env);
         for (String note : UserRules.notes(env)) log.log("rules: " + note);
         RuleEngine engine = engines.engine(UserRules.files(env), env);
-        Verdict v = decide(input.command(), input.cwd(), input.permissionMode(), settings, engine, env.get("TMPDIR"),
-                log);
-        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v, (System.nanoTime() - start) / 1000);
-        return v.json();
+        for (String e : engine.compileErrors()) log.log("rules: user rules do not compile: " + e);
+        Decider.Verdict v = decide(new Decider.Call(input.command(), input.cwd(), input.permissionMode(), settings,
+                env.get("TMPDIR")), engine, log);
+        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v,
+                (System.nanoTime() - start) / 1000);
+        return v.defers() ? null : HookOutput.json(v.outcome(), v.reason());
     }
 
     /**
-     * The outcome of one call: {@code allow}, {@code ask}, {@code deny} or {@code defer}, with its reason and, when
-     * the command was judged by the rules, the judgement.
-     */
-    public record Verdict(String outcome, String reason, CommandEvaluator.Judgement judgement) {
-        /** The hook's stdout for this verdict: the decision JSON, or null to defer. */
-        public String json() {
-            return switch (outcome) {
-                case "allow" -> HookOutput.json(HookOutput.ALLOW, reason);
-                case "ask" -> HookOutput.json(HookOutput.ASK, reason);
-                case "deny" -> HookOutput.json(HookOutput.DENY, reason);
-                default -> null;
-            };
-        }
-    }
-
-    /**
-     * Decides one Bash call under given settings and rules; the hook, {@code rules test} and audit replay share it.
+     * Decides one call through {@link Decider#decide} and writes its steps to {@code log}: the settings read, the
+     * permission mode, the command, each sub-command's strongest finding, and the outcome. {@code rules test},
+     * replay and {@code explain} call {@link Decider} directly and log nothing.
      *
-     * @param command  the Bash tool's command (null or blank defers)
-     * @param cwd      the hook input's working directory (null: the process's own)
-     * @param settings the permission settings
-     * @param engine   the loaded rules
-     * @param tmpDir   {@code $TMPDIR}, for macOS's /tmp aliases; may be null
-     * @param log      where each step is logged
-     * @return the verdict; never null
-     * @throws RuntimeException only from a defect in the rules (the caller defers)
+     * @param call   the call
+     * @param engine the loaded rules
+     * @param log    where each step is logged
+     * @return the verdict; never null (a defect of the decision function is an internal-error defer)
      */
-    public static Verdict decide(String command, String cwd, PermissionSettings settings, RuleEngine engine,
-                                 String tmpDir, HookLog log) {
-        return decide(command, cwd, null, settings, engine, tmpDir, log);
-    }
-
-    /**
-     * Decides one Bash call under given settings and rules in the session's permission mode; what each mode changes
-     * is in {@code rules/modes.drl} and README ("Permission modes").
-     *
-     * @param command        the Bash tool's command (null or blank defers)
-     * @param cwd            the hook input's working directory (null: the process's own)
-     * @param permissionMode the hook input's {@code permission_mode} (null or unknown: {@code default})
-     * @param settings       the permission settings
-     * @param engine         the loaded rules
-     * @param tmpDir         {@code $TMPDIR}, for macOS's /tmp aliases; may be null
-     * @param log            where each step is logged
-     * @return the verdict; never null
-     * @throws RuntimeException only from a defect in the rules (the caller defers)
-     */
-    public static Verdict decide(String command, String cwd, String permissionMode, PermissionSettings settings,
-                                 RuleEngine engine, String tmpDir, HookLog log) {
-        if (command == null || command.isBlank()) {
-            log.log("DEFER: empty command");
-            return new Verdict("defer", "empty command", null);
-        }
-        if (command.length() > MAX_COMMAND_CHARS) {
-            log.log("DEFER: command of " + command.length() + " characters is over " + MAX_COMMAND_CHARS);
-            return new Verdict("defer", "command over " + MAX_COMMAND_CHARS + " characters", null);
-        }
+    public static Decider.Verdict decide(Decider.Call call, RuleEngine engine, HookLog log) {
+        PermissionSettings settings = call.settings();
         for (String w : settings.warnings()) log.log("settings: " + w);
         log.log(HookLog.loadedMessage(settings.allow().size(), settings.ask().size(), settings.deny().size(),
                 settings.filesRead()));
-        CallContext context = new CallContext(permissionMode);
         if (settings.managedRulesOnly()) log.log("settings: allowManagedPermissionRulesOnly: only managed rules count");
-        if (permissionMode != null) log.log("permission mode: " + context.getPermissionMode()
-                + (permissionMode.equals(context.getPermissionMode()) ? ""
-                : " (input said \"" + printable(permissionMode) + "\")"));
-        log.log(HookLog.evaluatingMessage(command));
-        if (!engine.compileErrors().isEmpty()) {
-            String errors = String.join("; ", engine.compileErrors());
-            log.log("ASK: user rules do not compile: " + errors);
-            return new Verdict("ask", "compound-bash: your DRL rules do not compile, fix them: " + errors, null);
+        String mode = call.permissionMode();
+        if (mode != null) {
+            String read = new CallContext(mode).getPermissionMode();
+            log.log("permission mode: " + read + (mode.equals(read) ? "" : " (input said \"" + printable(mode) + "\")"));
         }
-        Environment environment = Environment.of(workingDirectory(cwd), settings.additionalDirectories(), tmpDir);
-        List<PermissionRule> rules = CommandEvaluator.permissionRules(settings.allow(), settings.ask(),
-                settings.deny());
-        CommandEvaluator.Judgement j;
-        try {
-            j = new CommandEvaluator(engine).judge(command, environment, rules, context);
-        } catch (ParseException e) {
-            log.log("DEFER: parse error: " + e.getMessage());
-            return new Verdict("defer", "parse error: " + e.getMessage(), null);
-        } catch (StackOverflowError e) {
-            // The parser bounds nesting (Parser.MAX_DEPTH), but a caller's thread stack may be smaller than the
-            // launcher's: what could not be read whole defers.
-            log.log("DEFER: command nests too deeply for this thread's stack");
-            return new Verdict("defer", "command nests too deeply to evaluate", null);
-        }
-        logJudgement(j, log);
-        return new Verdict(j.evaluation().decision().getOutcome(),
-                "compound-bash: " + j.evaluation().decision().getReason(), j);
+        if (call.command() != null) log.log(HookLog.evaluatingMessage(call.command()));
+        Decider.Verdict v = Decider.decideOrDefer(call, engine);
+        logJudgement(v, log);
+        return v;
     }
 
     /** {@code s} cut to 40 characters with control characters shown as {@code ?}, for one log line. */
@@ -216,34 +149,28 @@ public final class HookRunner {
         return t.replaceAll("\\p{Cntrl}", "?");
     }
 
-    private static Path workingDirectory(String cwd) {
-        if (cwd != null && !cwd.isEmpty()) {
-            try {
-                Path p = Path.of(cwd);
-                if (p.isAbsolute()) return p;
-            } catch (RuntimeException e) {
-                // fall through to the process's own directory
+    private static void logJudgement(Decider.Verdict v, HookLog log) {
+        Decider.Judgement j = v.judgement();
+        if (j != null) {
+            for (CallProblem p : j.problems()) log.log("problem: " + p.getKind() + ": " + p.getMessage());
+            List<SubCommand> subs = j.facts().subCommands();
+            if (j.script() != null) log.log(HookLog.parsedMessage(subs.size()));
+            Map<Integer, Finding> strongest = Finding.strongestBySubject(j.evaluation().findings());
+            for (SubCommand s : subs) {
+                Finding verdict = strongest.get(s.getId());
+                if (verdict == null) continue;
+                switch (verdict.getKind()) {
+                    case Finding.APPROVE -> log.log("  ok [" + s.getName() + "]: " + verdict.getReason());
+                    case Finding.DEFER -> log.log(HookLog.deferMessage(s.getName(), s.getLine()));
+                    case Finding.ASK -> log.log(HookLog.askMessage(s.getName(), verdict.getReason()));
+                    default -> log.log(HookLog.denyMessage(s.getName(), verdict.getReason()));
+                }
+            }
+            if (v.outcome().equals("allow")) {
+                log.log(HookLog.allowMessage(subs.size()));
+                return;
             }
         }
-        return Path.of("").toAbsolutePath();
-    }
-
-    private static void logJudgement(CommandEvaluator.Judgement j, HookLog log) {
-        List<SubCommand> subs = j.facts().subCommands();
-        log.log(HookLog.parsedMessage(subs.size()));
-        java.util.Map<Integer, Finding> strongest = Finding.strongestBySubject(j.evaluation().findings());
-        for (SubCommand s : subs) {
-            Finding verdict = strongest.get(s.getId());
-            if (verdict == null) continue;
-            switch (verdict.getKind()) {
-                case Finding.APPROVE -> log.log("  ok [" + s.getName() + "]: " + verdict.getReason());
-                case Finding.DEFER -> log.log(HookLog.deferMessage(s.getName(), s.getLine()));
-                case Finding.ASK -> log.log(HookLog.askMessage(s.getName(), verdict.getReason()));
-                default -> log.log(HookLog.denyMessage(s.getName(), verdict.getReason()));
-            }
-        }
-        String outcome = j.evaluation().decision().getOutcome();
-        if (outcome.equals("allow")) log.log(HookLog.allowMessage(subs.size()));
-        else log.log(outcome.toUpperCase() + ": " + j.evaluation().decision().getReason());
+        log.log(v.outcome().toUpperCase() + ": " + v.reason().replaceFirst("^compound-bash: ", ""));
     }
 }

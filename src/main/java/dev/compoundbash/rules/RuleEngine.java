@@ -1,6 +1,8 @@
 package dev.compoundbash.rules;
 
 import dev.compoundbash.facts.CallContext;
+import dev.compoundbash.facts.CallProblem;
+import dev.compoundbash.facts.NameList;
 import dev.compoundbash.facts.Decision;
 import dev.compoundbash.facts.Facts;
 import dev.compoundbash.facts.Finding;
@@ -41,11 +43,20 @@ import java.util.Map;
  */
 public final class RuleEngine {
     /** The built-in DRL files, in the order they are compiled (classpath resources under {@code rules/}). */
-    public static final List<String> BUILT_IN = List.of("tiers.drl", "patterns.drl", "wrappers.drl",
-            "redirects.drl", "modes.drl", "outcome.drl");
+    public static final List<String> BUILT_IN = List.of("call.drl", "approval.drl", "variables.drl", "tiers.drl",
+            "patterns.drl", "wrappers.drl", "redirects.drl", "modes.drl", "outcome.drl");
+
+    /** A user rule set that fires more rules than this for one command is taken to loop: it is a rule error. */
+    public static final int MAX_FIRINGS = Integer.getInteger("compoundbash.maxFirings", 200_000);
+
+    /** One evaluation may take this long before it is halted as a rule error (milliseconds). */
+    public static final long MAX_EVALUATION_MILLIS = Long.getLong("compoundbash.maxEvaluationMillis", 5_000L);
 
     private final InternalKnowledgeBase kieBase;
     private final List<String> compileErrors;
+    /** The built-in packages, for an engine without the user's rules; null when this engine has none of them. */
+    private final Collection<KiePackage> builtInPackages;
+    private volatile RuleEngine builtInOnly;
     private final Map<String, String> ruleFiles = new HashMap<>();
     private final List<RuleInfo> rules = new ArrayList<>();
 
@@ -73,8 +84,10 @@ public final class RuleEngine {
      */
     private final KieSessionsPool sessions;
 
-    private RuleEngine(InternalKnowledgeBase kieBase, List<String> compileErrors) {
+    private RuleEngine(InternalKnowledgeBase kieBase, List<String> compileErrors,
+                       Collection<KiePackage> builtInPackages) {
         this.kieBase = kieBase;
+        this.builtInPackages = builtInPackages;
         this.sessions = kieBase.newKieSessionsPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
         this.compileErrors = List.copyOf(compileErrors);
     }
@@ -128,6 +141,7 @@ public final class RuleEngine {
         }
         InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
         kbase.addPackages(builtIn);
+        boolean user = false;
         for (Path file : userFiles) {
             byte[] bytes;
             try {
@@ -151,9 +165,10 @@ public final class RuleEngine {
                 PackageCache.writeUser(cacheDir, userKey, packages);
             }
             kbase.addPackages(packages);
+            user = true;
             indexRules(new String(bytes, StandardCharsets.UTF_8), file.toString(), infos);
         }
-        RuleEngine engine = new RuleEngine(kbase, errors);
+        RuleEngine engine = new RuleEngine(kbase, errors, user ? builtIn : null);
         for (RuleInfo info : infos) {
             engine.ruleFiles.put(info.packageName() + "/" + info.name(), info.file());
             engine.rules.add(info);
@@ -193,33 +208,91 @@ public final class RuleEngine {
         return compileErrors;
     }
 
+    /** The compiled packages of this engine's rule base (rule names and metadata), built-in and the user's. */
+    public Collection<KiePackage> kiePackages() {
+        return kieBase.getKiePackages();
+    }
+
     /** Every rule loaded, built-in first, with file and line. */
     public List<RuleInfo> rules() {
         return List.copyOf(rules);
     }
 
     /**
-     * Evaluates one command.
+     * Evaluates one command in the default mode with no call problems.
      *
      * @param facts           the facts extracted from the command
      * @param permissionRules the Bash permission rules from settings
      * @return the decision, findings and fired rules
-     * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
+     * @throws IllegalStateException when the built-in rules fail or reach no decision (a defect of the rule set)
      */
     public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules) {
-        return evaluate(facts, permissionRules, CallContext.defaultMode());
+        return evaluate(facts, permissionRules, CallContext.defaultMode(), List.of());
     }
 
     /**
-     * Evaluates one command in a given call context (the session's permission mode).
+     * Evaluates one command in a given call context with no call problems.
      *
-     * @param facts           the facts extracted from the command
-     * @param permissionRules the Bash permission rules from settings
-     * @param context         the call's context; null is the default mode
-     * @return the decision, findings and fired rules
-     * @throws IllegalStateException when the rules produced no decision (a defect of the rule set)
+     * @see #evaluate(Facts, List, CallContext, List)
      */
     public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules, CallContext context) {
+        return evaluate(facts, permissionRules, context, List.of());
+    }
+
+    /**
+     * Evaluates one call: inserts the facts, the permission rules, the built-in {@link NameList}s, the call's
+     * context and its problems (plus one {@link CallProblem#RULE_FILE_ERROR} per user rule file that did not
+     * compile) into a fresh session and fires. A user rule that throws, fires more than {@link #MAX_FIRINGS} rules or
+     * runs longer than {@link #MAX_EVALUATION_MILLIS} makes the call a {@link CallProblem#RULE_ERROR}: the built-in
+     * rules are then evaluated alone with that problem (so their deny rules still deny, and the call asks).
+     *
+     * @param facts           the facts extracted from the command ({@link Facts#none()} when it was not read)
+     * @param permissionRules the Bash permission rules from settings
+     * @param context         the call's context; null is the default mode
+     * @param problems        what kept the command from being read ({@link CallProblem}); may be empty
+     * @return the decision, findings and fired rules
+     * @throws IllegalStateException when the built-in rules fail or reach no decision (a defect of the rule set)
+     */
+    public Evaluation evaluate(Facts facts, List<PermissionRule> permissionRules, CallContext context,
+                               List<CallProblem> problems) {
+        List<CallProblem> all = new ArrayList<>(problems);
+        for (String e : compileErrors) all.add(new CallProblem(CallProblem.RULE_FILE_ERROR, e));
+        try {
+            return run(facts, permissionRules, context, all);
+        } catch (RuntimeException e) {
+            if (builtInPackages == null) throw new IllegalStateException("the built-in rules failed: " + e, e);
+            all.add(new CallProblem(CallProblem.RULE_ERROR, oneLine(e.getMessage() != null ? e.getMessage()
+                    : e.toString())));
+            return builtInOnly().run(facts, permissionRules, context, all);
+        }
+    }
+
+    /** An engine of the built-in rules alone, made once when a user rule first fails. */
+    private RuleEngine builtInOnly() {
+        RuleEngine b = builtInOnly;
+        if (b != null) return b;
+        synchronized (this) {
+            if (builtInOnly == null) {
+                InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
+                kbase.addPackages(builtInPackages);
+                RuleEngine e = new RuleEngine(kbase, List.of(), null);
+                e.ruleFiles.putAll(ruleFiles);
+                e.rules.addAll(rules);
+                builtInOnly = e;
+            }
+            return builtInOnly;
+        }
+    }
+
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "compound-bash rule watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+
+    private Evaluation run(Facts facts, List<PermissionRule> permissionRules, CallContext context,
+                           List<CallProblem> problems) {
         KieSession session = sessions.newKieSession();
         List<FiredRule> fired = new ArrayList<>();
         DefaultAgendaEventListener listener = new DefaultAgendaEventListener() {
@@ -230,24 +303,45 @@ public final class RuleEngine {
                         ruleFiles.getOrDefault(r.getPackageName() + "/" + r.getName(), r.getPackageName())));
             }
         };
+        java.util.concurrent.atomic.AtomicBoolean halted = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
+            halted.set(true);
+            session.halt();
+        }, MAX_EVALUATION_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             session.addEventListener(listener);
             for (Object f : facts.all()) session.insert(f);
             for (PermissionRule r : permissionRules) session.insert(r);
+            for (NameList l : NameList.builtIn().values()) session.insert(l);
             session.insert(context != null ? context : CallContext.defaultMode());
-            session.fireAllRules();
+            for (CallProblem p : problems) session.insert(p);
+            int n = session.fireAllRules(MAX_FIRINGS);
+            if (halted.get()) {
+                throw new IllegalStateException("the rules did not finish within " + MAX_EVALUATION_MILLIS + " ms");
+            }
+            if (n >= MAX_FIRINGS) throw new IllegalStateException("the rules fired " + n + " times and did not stop");
             Decision decision = null;
             List<Finding> findings = new ArrayList<>();
             for (Object o : session.getObjects()) {
-                if (o instanceof Decision d) decision = d;
-                else if (o instanceof Finding f) findings.add(f);
+                if (o instanceof Decision d) {
+                    if (decision != null) throw new IllegalStateException("the rules reached two decisions");
+                    decision = d;
+                } else if (o instanceof Finding f) {
+                    findings.add(f);
+                }
             }
             if (decision == null) throw new IllegalStateException("the rules reached no decision");
+            findings.sort(java.util.Comparator.comparingLong(Finding::getSeq));
             return new Evaluation(decision, findings, fired);
         } finally {
+            watchdog.cancel(false);
             session.removeEventListener(listener);
             session.dispose();
         }
+    }
+
+    private static String oneLine(String s) {
+        return s.replace('\n', ' ').replace('\r', ' ').trim();
     }
 
     private static String format(String file, Iterable<KnowledgeBuilderError> errors) {

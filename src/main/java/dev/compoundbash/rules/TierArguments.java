@@ -1,12 +1,6 @@
 package dev.compoundbash.rules;
 
-import dev.compoundbash.shell.Command;
-import dev.compoundbash.shell.CommandList;
-import dev.compoundbash.shell.ParseException;
-import dev.compoundbash.shell.Parser;
-import dev.compoundbash.shell.Script;
-import dev.compoundbash.shell.Word;
-import dev.compoundbash.shell.WordPart;
+import dev.compoundbash.facts.Arg;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -62,32 +56,21 @@ public final class TierArguments {
     /**
      * Whether the arguments keep the command in its tier.
      *
-     * @param argv the argument vector as {@code SubCommand#getArgv()} gives it: argv[0] is the program name as
-     *             written; words are their values after quote removal, a dynamic word its source text
+     * @param words             the command's words as {@code SubCommand#getArgs()} gives them: words.get(0) is the
+     *                          name as written
+     * @param argumentsAppended true when a wrapper adds unknown arguments after them at run time ({@code xargs uniq
+     *                          in} runs {@code uniq in LINE...}; {@code SubCommand#isArgumentsAppended()})
      * @return false when some argument (or what a run-time word could expand to) writes a file, changes the
      *         system, runs a program or assigns a variable as listed in the class description; true otherwise,
      *         and true for every program without restrictions
      */
-    public static boolean safe(List<String> argv) {
-        return safe(argv, false);
-    }
-
-    /**
-     * Like {@link #safe(List)}, for a command a wrapper runs with arguments it appends at run time
-     * ({@code xargs uniq in} runs {@code uniq in LINE...}): the appended words are unknown.
-     *
-     * @param argv              as for {@link #safe(List)}
-     * @param argumentsAppended true when unknown arguments are added after argv ({@code SubCommand#isArgumentsAppended()})
-     * @return as for {@link #safe(List)}, with the appended words taken as any words
-     */
-    public static boolean safe(List<String> argv, boolean argumentsAppended) {
-        if (argv == null || argv.isEmpty()) return false;
-        String name = argv.get(0);
+    public static boolean safe(List<Arg> words, boolean argumentsAppended) {
+        if (words == null || words.isEmpty()) return false;
+        String name = words.get(0).text();
         int slash = name.lastIndexOf('/');
         if (slash >= 0 && slash < name.length() - 1) name = name.substring(slash + 1);
-        List<Shape> args = new ArrayList<>(argv.size());
-        for (int i = 1; i < argv.size(); i++) args.add(Shape.of(argv.get(i)));
-        if (argumentsAppended) args.add(Shape.ANY);
+        List<Arg> args = new ArrayList<>(words.subList(1, words.size()));
+        if (argumentsAppended) args.add(Arg.ANY);
         return switch (name) {
             case "uniq" -> uniq(args);
             case "file" -> GnuResult.clean(FILE.parse(args));
@@ -105,216 +88,6 @@ public final class TierArguments {
             case "[[" -> test(args, true);
             default -> true;
         };
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // Words whose value may be known only at run time.
-
-    /**
-     * What one argv word becomes when bash expands it.
-     *
-     * @param many   it may become zero or several words (unquoted expansion, glob, brace expansion)
-     * @param prefix literal text every resulting word starts with ("" when unknown)
-     * @param known  the word is exactly {@code prefix}, one word
-     * @param lead   the first character of every resulting word is known not to be '-' (so none is an option)
-     */
-    record Shape(boolean many, String prefix, boolean known, boolean lead) {
-        /** Any number of words of any value. */
-        static final Shape ANY = new Shape(true, "", false, false);
-
-        /** Characters that quoting, expansions and globbing use; a word without them is its own value. */
-        private static final String SPECIAL = "$`\"'\\*?[{";
-
-        static Shape of(String text) {
-            if (plain(text)) return literal(text);
-            return parsed(text);
-        }
-
-        static Shape literal(String value) {
-            return new Shape(false, value, true, !value.isEmpty() && value.charAt(0) != '-');
-        }
-
-        /**
-         * True when the text is one word with exactly this value whether it is a static value or a dynamic word's
-         * source: no quoting, parameter/command/arithmetic expansion, glob or brace character, no leading tilde,
-         * no process substitution or extended glob. Other shell syntax ({@code ; | & < > ( )}) can only be in a
-         * static value here, since a dynamic word's source holding it would hold one of these too.
-         */
-        static boolean plain(String text) {
-            if (text.startsWith("~")) return false;
-            for (int i = 0; i < text.length(); i++) {
-                char c = text.charAt(i);
-                if (SPECIAL.indexOf(c) >= 0) return false;
-                if (c == '(' && i > 0 && "<>+@!".indexOf(text.charAt(i - 1)) >= 0) return false;
-            }
-            return true;
-        }
-
-        /**
-         * Parses the text as one shell word (a dynamic word's source text; a static value holding shell syntax is
-         * read the same way, which can only make it look more dynamic than it is).
-         */
-        private static Shape parsed(String text) {
-            Word w = singleWord(text);
-            if (w == null) return unparsable(text);
-            Builder b = new Builder();
-            b.parts(w.parts(), false);
-            return b.build();
-        }
-
-        /**
-         * Text that is not one word of shell source ({@code (%s)|%s;\n}) is a static value: a dynamic word's source
-         * always is one word. Its characters are its value, but a glob or brace character in it may have been
-         * unquoted, so from the first one on it may have become several words sharing the text before it.
-         */
-        private static Shape unparsable(String text) {
-            if (text.indexOf('$') >= 0 || text.indexOf('`') >= 0) return ANY;
-            for (int i = 0; i < text.length(); i++) {
-                if ("*?[{".indexOf(text.charAt(i)) >= 0) {
-                    String pre = text.substring(0, i);
-                    return new Shape(true, pre, false, !pre.isEmpty() && pre.charAt(0) != '-');
-                }
-            }
-            return literal(text);
-        }
-
-        private static Word singleWord(String text) {
-            Script s;
-            try {
-                s = Parser.parse(": " + text);
-            } catch (ParseException | RuntimeException | StackOverflowError e) {
-                return null;
-            }
-            CommandList list = s.body();
-            if (list.items().size() != 1) return null;
-            Command c = list.items().get(0).command();
-            while (true) {
-                if (c instanceof Command.Pipeline p && p.commands().size() == 1 && !p.negated() && !p.timed()) {
-                    c = p.commands().get(0);
-                } else if (c instanceof Command.AndOrList a && a.commands().size() == 1) {
-                    c = a.commands().get(0);
-                } else {
-                    break;
-                }
-            }
-            if (!(c instanceof Command.Simple simple)) return null;
-            if (!simple.assignments().isEmpty() || !simple.redirections().isEmpty()) return null;
-            if (simple.words().size() != 2) return null;
-            return simple.words().get(1);
-        }
-
-        /** Walks the parts in order, keeping the literal prefix until the first part whose value is unknown. */
-        private static final class Builder {
-            final StringBuilder prefix = new StringBuilder();
-            boolean open = true;      // still collecting the prefix
-            boolean known = true;
-            boolean many = false;
-            boolean split = false;    // an unquoted expansion: later fields are arbitrary
-            Boolean lead = null;      // decided by a leading non-literal part
-
-            void stop() {
-                open = false;
-                known = false;
-            }
-
-            void text(String s) {
-                if (open) prefix.append(s);
-            }
-
-            void parts(List<WordPart> parts, boolean quoted) {
-                for (WordPart p : parts) part(p, quoted);
-            }
-
-            void part(WordPart p, boolean quoted) {
-                if (p instanceof WordPart.Literal lit) {
-                    if (quoted) {
-                        text(lit.value());
-                    } else {
-                        unquotedLiteral(lit.raw());
-                    }
-                } else if (p instanceof WordPart.SingleQuoted sq) {
-                    text(sq.value());
-                } else if (p instanceof WordPart.AnsiCQuoted ac) {
-                    text(ac.value());
-                } else if (p instanceof WordPart.DoubleQuoted dq) {
-                    parts(dq.parts(), true);
-                } else if (p instanceof WordPart.ProcessSubstitution) {
-                    // One word, /dev/fd/N, never split (Bash Reference Manual §3.5.6).
-                    if (open && prefix.length() == 0 && lead == null) lead = true;
-                    stop();
-                } else if (p instanceof WordPart.Tilde) {
-                    // A directory name or the tilde text unchanged (§3.5.2): starts with '/' or '~'.
-                    if (open && prefix.length() == 0 && lead == null) lead = true;
-                    stop();
-                } else if (p instanceof WordPart.ParamExpansion pe) {
-                    if (!quoted || multiWord(pe)) {
-                        many = true;
-                        split = true;
-                    }
-                    stop();
-                } else if (p instanceof WordPart.ExtGlob) {
-                    many = true;
-                    stop();
-                } else {
-                    // Command substitution, arithmetic expansion, anything else: unknown text.
-                    if (!quoted) {
-                        many = true;
-                        split = true;
-                    }
-                    stop();
-                }
-            }
-
-            /** {@code "$@"}, {@code "${a[@]}"}, {@code "${!prefix@}"} expand to several words even when quoted. */
-            private static boolean multiWord(WordPart.ParamExpansion pe) {
-                if ("@".equals(pe.name())) return true;
-                if (pe.index() != null) return true;
-                return "!".equals(pe.prefix()) || "@".equals(pe.operator()) || "*".equals(pe.operator());
-            }
-
-            private void unquotedLiteral(String raw) {
-                for (int i = 0; i < raw.length(); i++) {
-                    char c = raw.charAt(i);
-                    if (c == '\\') {
-                        if (i + 1 < raw.length()) {
-                            char n = raw.charAt(++i);
-                            if (n != '\n') text(String.valueOf(n));
-                        }
-                        continue;
-                    }
-                    if (c == '*' || c == '?' || c == '[' || c == '{') {
-                        // Pathname or brace expansion: several words, all starting with the prefix so far.
-                        many = true;
-                        stop();
-                        return;
-                    }
-                    text(String.valueOf(c));
-                }
-            }
-
-            Shape build() {
-                String pre = split ? "" : prefix.toString();
-                boolean safeLead;
-                if (split) {
-                    safeLead = false;
-                } else if (!pre.isEmpty()) {
-                    safeLead = pre.charAt(0) != '-';
-                } else {
-                    safeLead = Boolean.TRUE.equals(lead);
-                }
-                return new Shape(many, pre, known && !many, safeLead);
-            }
-        }
-
-        /** Could some resulting word be an option (start with '-', other than the lone "-")? */
-        boolean mayBeOption() {
-            if (known) return prefix.length() > 1 && prefix.charAt(0) == '-';
-            return !lead;
-        }
-
-        String value() {
-            return prefix;
-        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -337,7 +110,7 @@ public final class TierArguments {
      *                  from there on were not parsed
      * @param firstOperand index of the first operand in word order, or -1
      */
-    private record GnuResult(boolean ok, List<Shape> operands, int unknownAt, int firstOperand) {
+    private record GnuResult(boolean ok, List<Arg> operands, int unknownAt, int firstOperand) {
         static final GnuResult BAD = new GnuResult(false, List.of(), -1, -1);
 
         /** Parsed without a restricted or unknown option and without a word that could be one. */
@@ -404,25 +177,25 @@ public final class TierArguments {
             return -1;
         }
 
-        GnuResult parse(List<Shape> words) {
-            List<Shape> operands = new ArrayList<>();
+        GnuResult parse(List<Arg> words) {
+            List<Arg> operands = new ArrayList<>();
             int first = -1;
             boolean options = true;
             for (int i = 0; i < words.size(); i++) {
-                Shape w = words.get(i);
+                Arg w = words.get(i);
                 if (!options || !w.mayBeOption()) {
                     operands.add(w);
                     if (first < 0) first = i;
                     continue;
                 }
-                if (!w.known) {
+                if (!w.known()) {
                     // --name="$x" or -d"$x" (one word): the option is known, only its argument is not.
-                    int known = w.many ? -1 : knownOption(w.value());
+                    int known = w.many() ? -1 : knownOption(w.prefix());
                     if (known == 0) return GnuResult.BAD;
                     if (known > 0) continue;
                     return new GnuResult(true, operands, i, first < 0 ? i : first);
                 }
-                String v = w.value();
+                String v = w.prefix();
                 if (v.equals("--")) {
                     options = false;
                     continue;
@@ -433,7 +206,7 @@ public final class TierArguments {
                     if (o == null) return GnuResult.BAD;
                     if (o.argument == NONE && eq >= 0) return GnuResult.BAD;
                     if (o.argument == REQUIRED && eq < 0) {
-                        if (++i >= words.size() || words.get(i).many) return GnuResult.BAD;
+                        if (++i >= words.size() || words.get(i).many()) return GnuResult.BAD;
                     }
                     continue;
                 }
@@ -442,7 +215,7 @@ public final class TierArguments {
                     int a = shortArgument(c);
                     if (a < 0 || restrictedShort.indexOf(c) >= 0) return GnuResult.BAD;
                     if (a == REQUIRED) {
-                        if (k + 1 == v.length() && (++i >= words.size() || words.get(i).many)) return GnuResult.BAD;
+                        if (k + 1 == v.length() && (++i >= words.size() || words.get(i).many())) return GnuResult.BAD;
                         break;
                     }
                     if (a == OPTIONAL) break;
@@ -517,27 +290,27 @@ public final class TierArguments {
      * {@code -}. Counted in word order from the first operand, since under POSIXLY_CORRECT every word after it is
      * an operand (coreutils uniq.c), and a word of unknown value counts as one.
      */
-    private static boolean uniq(List<Shape> words) {
+    private static boolean uniq(List<Arg> words) {
         GnuResult r = UNIQ.parse(words);
         if (!r.ok) return false;
         int f = r.firstOperand;
         if (f < 0) return true;
-        if (words.get(f).many) return false;
-        List<Shape> rest = words.subList(f + 1, words.size());
+        if (words.get(f).many()) return false;
+        List<Arg> rest = words.subList(f + 1, words.size());
         if (rest.isEmpty()) return true;
-        return rest.size() == 1 && rest.get(0).known && rest.get(0).value().equals("-");
+        return rest.size() == 1 && rest.get(0).known() && rest.get(0).prefix().equals("-");
     }
 
     /** date: no -s/--set; each operand one word starting with '+' (a format, not a date to set). */
-    private static boolean date(List<Shape> words) {
+    private static boolean date(List<Arg> words) {
         GnuResult r = DATE.parse(words);
         if (!GnuResult.clean(r)) return false;
-        for (Shape o : r.operands) if (o.many || !o.prefix.startsWith("+")) return false;
+        for (Arg o : r.operands) if (o.many() || !o.prefix().startsWith("+")) return false;
         return true;
     }
 
     /** hostname: display options only; an operand sets the name. */
-    private static boolean hostname(List<Shape> words) {
+    private static boolean hostname(List<Arg> words) {
         GnuResult r = HOSTNAME.parse(words);
         return GnuResult.clean(r) && r.operands.isEmpty();
     }
@@ -548,7 +321,7 @@ public final class TierArguments {
     /** Checks one option of a builtin and its argument (null when it takes none). */
     @FunctionalInterface
     private interface OptionCheck {
-        boolean ok(char option, Shape argument);
+        boolean ok(char option, Arg argument);
     }
 
     /**
@@ -558,13 +331,13 @@ public final class TierArguments {
      * @return index of the first operand (words.size() when none), or -1 when an option is unknown or refused,
      *         or a word in option position has a value that could be an option
      */
-    private static int builtinOptions(List<Shape> words, String optstring, OptionCheck check) {
+    private static int builtinOptions(List<Arg> words, String optstring, OptionCheck check) {
         int i = 0;
         for (; i < words.size(); i++) {
-            Shape w = words.get(i);
+            Arg w = words.get(i);
             if (!w.mayBeOption()) return i;
-            if (!w.known) return -1;
-            String v = w.value();
+            if (!w.known()) return -1;
+            String v = w.prefix();
             if (v.equals("--")) return i + 1;
             if (v.startsWith("--")) return -1;
             for (int k = 1; k < v.length(); k++) {
@@ -572,13 +345,13 @@ public final class TierArguments {
                 int at = optstring.indexOf(c);
                 if (c == ':' || at < 0) return -1;
                 if (at + 1 < optstring.length() && optstring.charAt(at + 1) == ':') {
-                    Shape arg;
+                    Arg arg;
                     if (k + 1 < v.length()) {
-                        arg = Shape.literal(v.substring(k + 1));
+                        arg = Arg.literal(v.substring(k + 1));
                     } else {
                         if (++i >= words.size()) return -1;
                         arg = words.get(i);
-                        if (arg.many) return -1;
+                        if (arg.many()) return -1;
                     }
                     if (!check.ok(c, arg)) return -1;
                     break;
@@ -593,24 +366,22 @@ public final class TierArguments {
      * Shell variables that a builtin must not assign: those that change what later commands run
      * ({@link SafeEnvironment#changesWhatRuns}) and the shell's own state (bash(1) "Shell Variables").
      */
-    private static final Set<String> SHELL_STATE = Set.of("IFS", "OLDPWD", "PWD", "POSIXLY_CORRECT", "EXECIGNORE",
-            "SHELL", "FIGNORE", "HOSTFILE", "INPUTRC", "OPTIND", "OPTARG", "TMOUT");
 
     /** A plain variable name (no subscript) that may be assigned without changing what later commands run. */
-    static boolean assignable(Shape w) {
-        if (w == null || !w.known) return false;
-        String n = w.value();
+    static boolean assignable(Arg w) {
+        if (w == null || !w.known()) return false;
+        String n = w.prefix();
         return n.matches("[A-Za-z_][A-Za-z0-9_]*") && !SafeEnvironment.changesWhatRuns(n)
-                && !SHELL_STATE.contains(n) && !n.startsWith("BASH");
+                && !dev.compoundbash.facts.NameList.of(dev.compoundbash.facts.NameList.SHELL_STATE).contains(n);
     }
 
     /** hash [-lr] [-p pathname] [-dt] [name ...]: -p binds a name to any program. */
-    private static boolean hash(List<Shape> words) {
+    private static boolean hash(List<Arg> words) {
         return builtinOptions(words, "dlp:rt", (c, a) -> c != 'p') >= 0;
     }
 
     /** read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]. */
-    private static boolean read(List<Shape> words) {
+    private static boolean read(List<Arg> words) {
         int i = builtinOptions(words, "Eersa:d:i:n:N:p:t:u:", (c, a) -> c != 'a' || assignable(a));
         if (i < 0) return false;
         for (; i < words.size(); i++) if (!assignable(words.get(i))) return false;
@@ -618,33 +389,33 @@ public final class TierArguments {
     }
 
     /** printf [-v var] format [arguments]. */
-    private static boolean printf(List<Shape> words) {
+    private static boolean printf(List<Arg> words) {
         return builtinOptions(words, "v:", (c, a) -> assignable(a)) >= 0;
     }
 
     /** getopts optstring name [arg ...] (a leading "--" is skipped). */
-    private static boolean getopts(List<Shape> words) {
+    private static boolean getopts(List<Arg> words) {
         int i = 0;
         if (!words.isEmpty()) {
-            Shape first = words.get(0);
-            if (first.known && first.value().equals("--")) {
+            Arg first = words.get(0);
+            if (first.known() && first.prefix().equals("--")) {
                 i = 1;
-            } else if (first.mayBeOption() && !first.known) {
+            } else if (first.mayBeOption() && !first.known()) {
                 return false;
             }
         }
         if (words.size() < i + 2) return true; // a usage error: assigns nothing
-        if (words.get(i).many) return false;
+        if (words.get(i).many()) return false;
         return assignable(words.get(i + 1));
     }
 
     /** wait [-fn] [-p var] [id ...]. */
-    private static boolean waitBuiltin(List<Shape> words) {
+    private static boolean waitBuiltin(List<Arg> words) {
         return builtinOptions(words, "fnp:", (c, a) -> c != 'p' || assignable(a)) >= 0;
     }
 
     /** unset [-f] [-v] [-n] [name ...]: plain names only (a subscript is evaluated). */
-    private static boolean unset(List<Shape> words) {
+    private static boolean unset(List<Arg> words) {
         int i = builtinOptions(words, "fnv", (c, a) -> true);
         if (i < 0) return false;
         for (; i < words.size(); i++) if (!assignable(words.get(i))) return false;
@@ -652,10 +423,10 @@ public final class TierArguments {
     }
 
     /** [ EXPR ]: the expression without the closing bracket. */
-    private static boolean bracket(List<Shape> words) {
+    private static boolean bracket(List<Arg> words) {
         if (words.isEmpty()) return true;
-        Shape last = words.get(words.size() - 1);
-        if (!last.known || !last.value().equals("]")) return false;
+        Arg last = words.get(words.size() - 1);
+        if (!last.known() || !last.prefix().equals("]")) return false;
         return test(words.subList(0, words.size() - 1), false);
     }
 
@@ -664,16 +435,16 @@ public final class TierArguments {
      * test EXPR / [[ EXPR ]]: a word that is or may be {@code -v}/{@code -R} must be followed by a known word
      * without a subscript; no word may split into several; in {@code [[} arithmetic operands are integers.
      */
-    private static boolean test(List<Shape> words, boolean conditional) {
-        for (Shape w : words) if (w.many && !w.lead) return false;
+    private static boolean test(List<Arg> words, boolean conditional) {
+        for (Arg w : words) if (w.many() && !w.lead()) return false;
         for (int i = 0; i < words.size(); i++) {
-            Shape w = words.get(i);
-            boolean nameTest = w.known ? w.value().equals("-v") || w.value().equals("-R") : w.mayBeOption();
+            Arg w = words.get(i);
+            boolean nameTest = w.known() ? w.prefix().equals("-v") || w.prefix().equals("-R") : w.mayBeOption();
             if (nameTest && i + 1 < words.size()) {
-                Shape n = words.get(i + 1);
-                if (!n.known || n.value().contains("[")) return false;
+                Arg n = words.get(i + 1);
+                if (!n.known() || n.prefix().contains("[")) return false;
             }
-            if (conditional && w.known && dev.compoundbash.shell.TestExpr.ARITHMETIC_OPERATORS.contains(w.value())) {
+            if (conditional && w.known() && dev.compoundbash.shell.TestExpr.ARITHMETIC_OPERATORS.contains(w.prefix())) {
                 if (i == 0 || i + 1 >= words.size()) return false;
                 if (!integer(words.get(i - 1)) || !integer(words.get(i + 1))) return false;
             }
@@ -681,7 +452,7 @@ public final class TierArguments {
         return true;
     }
 
-    private static boolean integer(Shape w) {
-        return w.known && w.value().matches("[+-]?[0-9]+");
+    private static boolean integer(Arg w) {
+        return w.known() && w.prefix().matches("[+-]?[0-9]+");
     }
 }

@@ -1,10 +1,10 @@
 package dev.compoundbash.audit;
 
+import dev.compoundbash.rules.Decider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compoundbash.hook.HookLog;
 import dev.compoundbash.hook.HookRunner;
-import dev.compoundbash.hook.LockedAppend;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,10 +34,10 @@ class DecisionLogTest {
         engine = RuleEngine.load(List.of());
     }
 
-    HookRunner.Verdict decide(String command) {
+    Decider.Verdict decide(String command) {
         PermissionSettings s = new PermissionSettings(List.of("Bash(git status)"), List.of(), List.of("Bash(rm *)"),
                 List.of(), List.of(), List.of());
-        return HookRunner.decide(command, tmp.toString(), s, engine, null, HookLog.open(Map.of(), "t"));
+        return HookRunner.decide(new Decider.Call(command, tmp.toString(), null, s, null), engine, HookLog.open(Map.of(), "t"));
     }
 
     @Test
@@ -93,7 +93,7 @@ class DecisionLogTest {
     void rotatesPastTheSizeLimitKeepingThreeGenerations() throws Exception {
         Path file = tmp.resolve("d.jsonl");
         Map<String, String> env = Map.of(DecisionLog.PATH_ENV, file.toString(), DecisionLog.MAX_BYTES_ENV, "2000");
-        HookRunner.Verdict v = decide("git status");
+        Decider.Verdict v = decide("git status");
         int written = 40;
         for (int i = 0; i < written; i++) {
             DecisionLog log = DecisionLog.open(env, "1");
@@ -118,7 +118,7 @@ class DecisionLogTest {
     void threadsNeverTearLines() throws Exception {
         Path file = tmp.resolve("d.jsonl");
         Map<String, String> env = Map.of(DecisionLog.PATH_ENV, file.toString(), DecisionLog.MAX_BYTES_ENV, "50000");
-        HookRunner.Verdict v = decide("git status && ls");
+        Decider.Verdict v = decide("git status && ls");
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
             Thread th0 = new Thread(() -> {

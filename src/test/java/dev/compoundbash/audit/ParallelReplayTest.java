@@ -1,5 +1,6 @@
 package dev.compoundbash.audit;
 
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.hook.HookLog;
 import dev.compoundbash.hook.HookRunner;
 import dev.compoundbash.rules.RuleEngine;
@@ -24,14 +25,13 @@ class ParallelReplayTest {
                 "if then fi", "rm -rf / > /etc/passwd", "find . -name '*.o' -delete"};
         List<String> commands = new ArrayList<>();
         for (int i = 0; i < 400; i++) commands.add(base[i % base.length] + (i % 3 == 0 ? "" : " # " + i));
-        List<HookRunner.Verdict> parallel = ParallelReplay.decideAll(commands, cwd.toString(), settings, engine, null, 4);
+        List<Decider.Verdict> parallel = ParallelReplay.decideAll(commands, cwd.toString(), settings, engine, null, 4);
         assertThat(parallel).hasSize(commands.size());
         for (int i = 0; i < commands.size(); i++) {
-            HookRunner.Verdict seq = HookRunner.decide(commands.get(i), cwd.toString(), settings, engine, null,
-                    HookLog.open(Map.of(), "t"));
+            Decider.Verdict seq = HookRunner.decide(new Decider.Call(commands.get(i), cwd.toString(), null, settings, null), engine, HookLog.open(Map.of(), "t"));
             assertThat(parallel.get(i).outcome()).as(commands.get(i)).isEqualTo(seq.outcome());
             assertThat(parallel.get(i).reason()).as(commands.get(i)).isEqualTo(seq.reason());
         }
-        assertThat(parallel).extracting(HookRunner.Verdict::outcome).contains("allow", "deny", "ask", "defer");
+        assertThat(parallel).extracting(Decider.Verdict::outcome).contains("allow", "deny", "ask", "defer");
     }
 }

@@ -137,7 +137,8 @@ class CliProcessTest {
         JsonNode o = JSON.readTree(r.stdout());
         assertThat(o.at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("ask");
         assertThat(o.at("/hookSpecificOutput/permissionDecisionReason").asText()).containsPattern(Pattern.quote(broken.toString()) + ":\\d+");
-        assertThat(Files.readString(home.resolve(".claude/logs/compound-bash.log"))).contains("ASK: user rules do not compile: " + broken + ":");
+        assertThat(Files.readString(home.resolve(".claude/logs/compound-bash.log"))).contains("rules: user rules do not compile: " + broken + ":")
+                .contains("(rule \"a user rule file that does not compile asks\")");
         JsonNode entry = JSON.readTree(Files.readAllLines(home.resolve(".claude/logs/compound-bash.jsonl")).get(0));
         assertThat(entry.get("decision").asText()).isEqualTo("ask");
         assertThat(entry.get("reason").asText()).contains(broken.toString());

@@ -188,8 +188,8 @@ class FactExtractorTest {
         Facts f = facts("sh -c 'timeout 5 rm x'");
         assertThat(f.subCommands()).extracting(SubCommand::getLine).containsExactly("sh -c timeout 5 rm x",
                 "timeout 5 rm x", "rm x");
-        assertThat(f.wrappers()).extracting(Wrapper::getKind).containsExactly("timeout", "sh -c");
-        Wrapper sh = f.wrappers().get(1);
+        assertThat(f.wrappers()).extracting(Wrapper::getKind).containsExactlyInAnyOrder("timeout", "sh -c");
+        Wrapper sh = f.wrappers().stream().filter(w -> w.getKind().equals("sh -c")).findFirst().orElseThrow();
         assertThat(sh.getPayloadId()).isEqualTo(f.subCommands().get(1).getId());
         assertThat(f.subCommands().get(1).getRole()).isEqualTo("wrapper");
         assertThat(f.subCommands().get(1).getWrapperId()).isEqualTo(sh.getId());
@@ -288,18 +288,33 @@ class FactExtractorTest {
         assertThat(facts("ls").subCommands().get(0).getPrefixedLine()).isEqualTo("ls");
     }
 
+    /** The names of the variable writes in effect when {@code s} runs, in order ({@code ?}: named at run time). */
+    static List<String> written(Facts f, SubCommand s) {
+        return f.variableWrites().stream().filter(w -> w.precedes(s.getId()))
+                .map(w -> w.isNameKnown() ? w.getName() : "?").toList();
+    }
+
+    /** {@link #written} for the last sub-command of {@code command}. */
+    static List<String> writtenBeforeLast(String command) throws Exception {
+        Facts f = facts(command);
+        return written(f, f.subCommands().get(f.subCommands().size() - 1));
+    }
+
     @Test
     void statementsSettingVariablesAreSeenByLaterCommands() throws Exception {
         Facts f = facts("ls; PATH=/tmp; x=1 y=2; export A=1 B; declare -x C=2; echo hi");
         List<SubCommand> s = f.subCommands();
         assertThat(s).extracting(SubCommand::getLine).containsExactly("ls", "export A=1 B", "declare -x C=2",
                 "echo hi");
-        assertThat(s.get(0).getShellVariables()).isEmpty();
-        assertThat(s.get(1).getShellVariables()).containsExactly("PATH", "x", "y");
+        assertThat(written(f, s.get(0))).isEmpty();
+        assertThat(written(f, s.get(1))).containsExactly("PATH", "x", "y");
         // export B exports B's value to every later child process: it counts as setting B.
-        assertThat(s.get(3).getShellVariables()).containsExactly("PATH", "x", "y", "A", "B", "C");
+        assertThat(written(f, s.get(3))).containsExactly("PATH", "x", "y", "A", "B", "C");
         // A prefix is not a statement: it is the command's own environment.
-        assertThat(facts("PATH=/tmp ls; echo").subCommands().get(1).getShellVariables()).isEmpty();
+        assertThat(writtenBeforeLast("PATH=/tmp ls; echo")).isEmpty();
+        // Facts are final once made: a write is a fact of its own, with what made it.
+        assertThat(f.variableWrites()).extracting(VariableWrite::getHow)
+                .containsExactly("assignment", "assignment", "assignment", "export", "export", "declare");
     }
 
     @Test
@@ -308,22 +323,18 @@ class FactExtractorTest {
         String[] forms = {"unset PATH", ": ${PATH:=/x}", "read -aPATH", "read PATH[0]", "printf -v PATH[0] x",
                 "((PATH=0))", "echo $((PATH=0))", "[[ PATH=0 -eq 0 ]]", "a[PATH=0]=1", "for PATH in /x; do :; done",
                 "select PATH in /x; do break; done", "for ((PATH=0; 0;)); do :; done", "let PATH=0", "(( PATH++ ))",
-                "x='PATH=0'; echo $((x))", "wait -p PATH", "mapfile -t PATH", "getopts a PATH"};
-        for (String f : forms) {
-            List<SubCommand> s = facts(f + "; ls").subCommands();
-            assertThat(s.get(s.size() - 1).getShellVariables()).as(f).contains("PATH");
-        }
-        assertThat(facts("BASH_CMDS[ls]=/bin/rm; ls").subCommands().get(0).getShellVariables())
-                .contains("BASH_CMDS");
+                "x='PATH=0'; echo $((x))", "wait -p PATH", "mapfile -t PATH", "getopts a PATH",
+                "exec {PATH}>/dev/null", ": {PATH}<&-"};
+        for (String f : forms) assertThat(writtenBeforeLast(f + "; ls")).as(f).contains("PATH");
+        Facts cmds = facts("BASH_CMDS[ls]=/bin/rm; ls");
+        assertThat(written(cmds, cmds.subCommands().get(0))).contains("BASH_CMDS");
         for (String f : new String[]{"x=PATH; read $x", "printf -v \"$n\" v", "declare -n r=PATH", "(( $n = 1 ))",
                 "(( ${n}++ ))"}) {
-            List<SubCommand> s = facts(f + "; ls").subCommands();
-            assertThat(s.get(s.size() - 1).getShellVariables()).as(f).contains(VariableWrites.RUN_TIME_NAME);
+            assertThat(writtenBeforeLast(f + "; ls")).as(f).contains("?");
         }
         // Reading a variable or passing it on sets nothing.
-        assertThat(facts("echo $PATH; ls").subCommands().get(1).getShellVariables()).isEmpty();
-        assertThat(facts("read -r -p 'name?' line; ls").subCommands().get(1).getShellVariables())
-                .containsExactly("line");
+        assertThat(writtenBeforeLast("echo $PATH; ls")).isEmpty();
+        assertThat(writtenBeforeLast("read -r -p 'name?' line; ls")).containsExactly("line");
     }
 
     @Test
@@ -331,36 +342,35 @@ class FactExtractorTest {
         // Each arithmetic context's text is recorded once, by its outermost context (1,400 nested levels took 19 s
         // when every level's text was scanned); assignments at any depth and in later siblings are still seen.
         String deep = "echo " + "$(( ".repeat(300) + "PATH=0" + " ))".repeat(300) + "; ls";
-        List<SubCommand> s = facts(deep).subCommands();
-        assertThat(s.get(s.size() - 1).getShellVariables()).contains("PATH");
-        List<SubCommand> t = facts("echo $(( $((1)) + $((2)) )) $(( $((3)) + $((BASH_ENV=4)) )); ls").subCommands();
-        assertThat(t.get(t.size() - 1).getShellVariables()).contains("BASH_ENV");
-        List<SubCommand> u = facts("(( PATH[a[0]]=1 )); ls").subCommands();
-        assertThat(u.get(u.size() - 1).getShellVariables()).contains("PATH");
+        assertThat(writtenBeforeLast(deep)).contains("PATH");
+        assertThat(writtenBeforeLast("echo $(( $((1)) + $((2)) )) $(( $((3)) + $((BASH_ENV=4)) )); ls"))
+                .contains("BASH_ENV");
+        assertThat(writtenBeforeLast("(( PATH[a[0]]=1 )); ls")).contains("PATH");
     }
 
     @Test
     void valuesEvaluatedAsCodeAreNotApproved() throws Exception {
         // ${x@P} runs command substitutions in x's value; a run-time name given to test -v/read/printf -v/unset is
-        // evaluated with its subscript: both are code only known at run time (a nested dynamic command).
+        // evaluated with its subscript: both are code only known at run time (a RunTimeCode fact, not a made-up
+        // command).
         for (String c : new String[]{"echo ${x@P}", "test -v \"a[$x]\"", "[ -v \"$n\" ]", "read \"a[$x]\"",
                 "printf -v \"a[$x]\" q", "unset \"a[$x]\"", "[[ -v $n ]]", "declare \"$n=1\""}) {
-            assertThat(facts(c).subCommands()).as(c).anyMatch(s -> !s.isTopLevel() && s.isDynamicName());
+            Facts f = facts(c);
+            assertThat(f.runTimeCode()).as(c).isNotEmpty();
+            assertThat(f.subCommands()).as(c).noneMatch(SubCommand::isDynamicName);
         }
         // With such an evaluation, commands written in any static text are extracted as stored code.
         assertThat(facts("x='$(rm -rf y)'; echo ${x@P}").subCommands()).extracting(SubCommand::getLine)
                 .contains("rm -rf y");
-        // A value only known at run time evaluated as arithmetic or as a name: nothing is approved after it.
+        // A value only known at run time evaluated as arithmetic or as a name: a VariableEvaluation fact.
         for (String c : new String[]{"n=$(cat f); echo $((n))", "read n; echo $((n+1))", "z=$x$y; echo ${!z}",
                 "for n in $(cat f); do (( n )); done"}) {
-            List<SubCommand> s = facts(c).subCommands();
-            assertThat(s).as(c).allMatch(x -> x.getShellVariables().contains(VariableWrites.RUN_TIME_VALUE));
+            assertThat(facts(c).evaluations()).as(c).isNotEmpty();
         }
         // Constants and loop words are not.
         for (String c : new String[]{"x=5; echo $((x+1))", "for i in 1 2 3; do echo $((i*2)); done",
                 "echo $(( $(wc -l < f) + 1 ))"}) {
-            assertThat(facts(c).subCommands()).as(c)
-                    .noneMatch(x -> x.getShellVariables().contains(VariableWrites.RUN_TIME_VALUE));
+            assertThat(facts(c).evaluations()).as(c).isEmpty();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.compoundbash.fuzz;
 
+import dev.compoundbash.rules.Decider;
 import dev.compoundbash.hook.HookLog;
 import dev.compoundbash.hook.HookRunner;
 import dev.compoundbash.rules.RuleEngine;
@@ -71,7 +72,7 @@ class FuzzTest {
 
     @Property(tries = 500)
     void evaluationNeverThrows(@ForAll("inputs") String input) {
-        HookRunner.Verdict v = HookRunner.decide(input, "/tmp", settings, engine, null, QUIET);
+        Decider.Verdict v = HookRunner.decide(new Decider.Call(input, "/tmp", null, settings, null), engine, QUIET);
         assertThat(v.outcome()).isIn("allow", "ask", "deny", "defer");
     }
 
@@ -106,12 +107,12 @@ class FuzzTest {
                 parse(input);
                 parsed++;
                 long t0 = System.nanoTime();
-                HookRunner.Verdict v = HookRunner.decide(input, "/tmp", settings, engine, null, QUIET);
+                Decider.Verdict v = HookRunner.decide(new Decider.Call(input, "/tmp", null, settings, null), engine, QUIET);
                 long dt = System.nanoTime() - t0;
                 if (!List.of("allow", "ask", "deny", "defer").contains(v.outcome())) {
                     failures.add("outcome " + v.outcome() + " for " + input);
                 }
-                if (input.length() <= HookRunner.MAX_COMMAND_CHARS) {
+                if (input.length() <= Decider.MAX_COMMAND_CHARS) {
                     evaluated++;
                     if (i < warmUp) maxWarmUpNanos = Math.max(maxWarmUpNanos, dt);
                     if (i >= warmUp) {
@@ -119,7 +120,7 @@ class FuzzTest {
                         // an input over 50 ms is measured again and keeps its fastest time.
                         for (int again = 0; again < 3 && dt > 50_000_000L; again++) {
                             long t1 = System.nanoTime();
-                            HookRunner.decide(input, "/tmp", settings, engine, null, QUIET);
+                            HookRunner.decide(new Decider.Call(input, "/tmp", null, settings, null), engine, QUIET);
                             dt = Math.min(dt, System.nanoTime() - t1);
                         }
                         if (dt > 50_000_000L) over50++;

@@ -18,6 +18,7 @@ final class FactsBuilder {
     final List<FindAction> findActions = new ArrayList<>();
     final List<Redirect> redirects = new ArrayList<>();
     final List<PermissionRule> rules = new ArrayList<>();
+    final List<dev.compoundbash.facts.VariableWrite> writes = new ArrayList<>();
     int nextId = 1;
 
     int top(String line) {
@@ -69,6 +70,6 @@ final class FactsBuilder {
     }
 
     Facts facts() {
-        return new Facts(subCommands, wrappers, findActions, redirects);
+        return new Facts(subCommands, wrappers, findActions, redirects, writes, List.of(), List.of());
     }
 }

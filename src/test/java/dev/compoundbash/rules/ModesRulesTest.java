@@ -31,28 +31,35 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ModesRulesTest {
 
+    /**
+     * What a mode does is decided by rule metadata, never by rule names: no DRL file names another rule, and the
+     * built-in rules that add the hook's own prompts carry {@code @hookPrompt}, the tiers {@code @knownSafe}.
+     */
     @Test
-    void everyRuleNameModesDrlMentionsIsABuiltInRule() throws IOException {
-        String drl;
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("rules/modes.drl")) {
-            assertThat(in).isNotNull();
-            drl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    void modesReadRuleMetadataNotRuleNames() throws IOException {
+        for (String file : RuleEngine.BUILT_IN) {
+            String drl;
+            try (InputStream in = getClass().getClassLoader().getResourceAsStream("rules/" + file)) {
+                assertThat(in).isNotNull();
+                drl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            assertThat(drl).as(file).doesNotContain("ruleName ==").doesNotContain("ruleName in")
+                    .doesNotContain("ruleName not in");
         }
-        List<String> named = new ArrayList<>();
-        Matcher lists = Pattern.compile("ruleName (?:not )?in \\(([^)]*)\\)").matcher(drl);
-        while (lists.find()) {
-            Matcher names = Pattern.compile("\"([^\"]+)\"").matcher(lists.group(1));
-            while (names.find()) named.add(names.group(1));
+        org.kie.api.KieBase kb = null;
+        List<String> prompts = new ArrayList<>();
+        List<String> safe = new ArrayList<>();
+        for (org.kie.api.definition.KiePackage p : RuleEngine.load(List.of()).kiePackages()) {
+            for (org.kie.api.definition.rule.Rule r : p.getRules()) {
+                if (r.getMetaData().containsKey("hookPrompt")) prompts.add(r.getName());
+                if (r.getMetaData().containsKey("knownSafe")) safe.add(r.getName());
+            }
         }
-        // The hazard prompts bypassPermissions mode lets go are listed in HookPrompts, which modes.drl calls.
-        assertThat(drl).contains("HookPrompts.isHookPrompt(ruleName)");
-        named.addAll(HookPrompts.RULES);
-        assertThat(named).hasSizeGreaterThan(10);
-        Set<String> builtIn = RuleEngine.load(List.of()).rules().stream()
-                .filter(r -> r.file().startsWith("rules/")).map(RuleEngine.RuleInfo::name)
-                .collect(Collectors.toSet());
-        assertThat(builtIn).containsAll(named);
-        assertThat(RuleEngine.BUILT_IN).contains("modes.drl");
+        assertThat(prompts).contains("unapproved nested command asks", "mutating find action asks",
+                "output outside the allowed directories asks", "code evaluated at run time asks")
+                .doesNotContain("ask rule matches sub-command", "a user rule file that does not compile asks");
+        assertThat(safe).containsExactlyInAnyOrder("always-safe command is approved", "safe builtin is approved",
+                "command lookup is approved");
     }
 
     @ParameterizedTest
@@ -101,11 +108,11 @@ class ModesRulesTest {
         PermissionSettings none = PermissionSettings.empty();
         HookLog quiet = HookLog.open(Map.of(), "test");
         String cwd = dir.toString();
-        assertThat(HookRunner.decide("make", cwd, "default", none, engine, null, quiet).outcome()).isEqualTo("allow");
-        assertThat(HookRunner.decide("make", cwd, "plan", none, engine, null, quiet).outcome()).isEqualTo("defer");
-        assertThat(HookRunner.decide("echo $(terraform apply)", cwd, "bypassPermissions", none, engine, null, quiet)
+        assertThat(HookRunner.decide(new Decider.Call("make", cwd, "default", none, null), engine, quiet).outcome()).isEqualTo("allow");
+        assertThat(HookRunner.decide(new Decider.Call("make", cwd, "plan", none, null), engine, quiet).outcome()).isEqualTo("defer");
+        assertThat(HookRunner.decide(new Decider.Call("echo $(terraform apply)", cwd, "bypassPermissions", none, null), engine, quiet)
                 .outcome()).isEqualTo("ask");
-        assertThat(HookRunner.decide("echo $(git log)", cwd, "bypassPermissions", none, engine, null, quiet)
+        assertThat(HookRunner.decide(new Decider.Call("echo $(git log)", cwd, "bypassPermissions", none, null), engine, quiet)
                 .outcome()).isEqualTo("defer");
     }
 }

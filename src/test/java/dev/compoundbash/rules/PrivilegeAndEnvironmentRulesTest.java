@@ -23,10 +23,10 @@ class PrivilegeAndEnvironmentRulesTest {
     }
 
     static SubCommand command(int id, String line, String role, int wrapperId, List<String> prefix, int privilegeId,
-                              List<String> shellVariables) {
+                              List<String> unused) {
         List<String> names = prefix.stream().map(w -> w.substring(0, w.indexOf('='))).toList();
-        return new SubCommand(id, Arrays.asList(line.split(" ")), line, false, false, true, List.of(), role,
-                wrapperId, false, names, prefix, privilegeId, shellVariables);
+        return new SubCommand(id, Arrays.asList(line.split(" ")).stream().map(dev.compoundbash.facts.Arg::literal)
+                .toList(), line, false, false, true, List.of(), role, wrapperId, false, names, prefix, privilegeId);
     }
 
     /** {@code sudo LINE}: the sudo wrapper (id 1), its Wrapper (id 2) and the payload (id 3). */
@@ -107,10 +107,21 @@ class PrivilegeAndEnvironmentRulesTest {
     @Test
     void aStatementSettingPathKeepsLaterCommandsFromApproval() {
         FactsBuilder b = new FactsBuilder();
-        b.subCommands.add(command(1, "ls", "command", -1, List.of(), -1, List.of("x", "PATH")));
+        b.subCommands.add(command(1, "ls", "command", -1, List.of(), -1, List.of()));
+        b.writes.add(new dev.compoundbash.facts.VariableWrite(10, "x", 0, false, false, "assignment", -1));
+        b.writes.add(new dev.compoundbash.facts.VariableWrite(11, "PATH", 0, false, false, "assignment", -1));
         assertThat(outcome(b)).isEqualTo("defer");
+        FactsBuilder after = new FactsBuilder();
+        after.subCommands.add(command(1, "ls", "command", -1, List.of(), -1, List.of()));
+        after.writes.add(new dev.compoundbash.facts.VariableWrite(10, "PATH", 5, false, false, "assignment", -1));
+        assertThat(outcome(after)).isEqualTo("allow");
+        FactsBuilder unknown = new FactsBuilder();
+        unknown.subCommands.add(command(1, "ls", "command", -1, List.of(), -1, List.of()));
+        unknown.writes.add(new dev.compoundbash.facts.VariableWrite(10, null, 0, true, false, "arithmetic", -1));
+        assertThat(outcome(unknown)).isEqualTo("defer");
         FactsBuilder ordinary = new FactsBuilder();
-        ordinary.subCommands.add(command(1, "ls", "command", -1, List.of(), -1, List.of("x")));
+        ordinary.subCommands.add(command(1, "ls", "command", -1, List.of(), -1, List.of()));
+        ordinary.writes.add(new dev.compoundbash.facts.VariableWrite(10, "x", 0, false, false, "assignment", -1));
         assertThat(outcome(ordinary)).isEqualTo("allow");
     }
 }

@@ -1,5 +1,6 @@
 package dev.compoundbash.rules;
 
+import dev.compoundbash.facts.Arg;
 import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.FactExtractor;
 import dev.compoundbash.facts.SubCommand;
@@ -19,12 +20,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TierArgumentsTest {
 
-    /** The argv the hook gives the rules for the first top-level command of {@code command}. */
-    static List<String> argv(String command) throws Exception {
+    /** The words the hook gives the rules for the first top-level command of {@code command}. */
+    static List<Arg> argv(String command) throws Exception {
         List<SubCommand> subs = FactExtractor.extract(Parser.parse(command),
                 new Environment(Path.of("/work"), List.of(), "Linux", null)).subCommands();
-        for (SubCommand s : subs) if (s.getContextPath().isEmpty()) return s.getArgv();
+        for (SubCommand s : subs) if (s.getContextPath().isEmpty()) return s.getArgs();
         throw new AssertionError("no top-level command in " + command);
+    }
+
+    /** The words of the first payload a wrapper of {@code command} runs. */
+    static List<Arg> payload(String command) throws Exception {
+        List<SubCommand> subs = FactExtractor.extract(Parser.parse(command),
+                new Environment(Path.of("/work"), List.of(), "Linux", null)).subCommands();
+        for (SubCommand s : subs) if (s.getRole().equals("payload")) return s.getArgs();
+        throw new AssertionError("no payload in " + command);
+    }
+
+    static boolean safe(String command) throws Exception {
+        return TierArguments.safe(argv(command), false);
+    }
+
+    /** One word of shell source as the hook reads it. */
+    static Arg word(String source) throws Exception {
+        return argv(": " + source).get(1);
     }
 
     @ParameterizedTest(name = "not safe: {0}")
@@ -69,7 +87,7 @@ class TierArgumentsTest {
             "test -R 'a[$(id)]'",
     })
     void hazardous(String command) throws Exception {
-        assertThat(TierArguments.safe(argv(command))).as(command + " " + argv(command)).isFalse();
+        assertThat(TierArguments.safe(argv(command), false)).as(command + " " + argv(command)).isFalse();
     }
 
     @ParameterizedTest(name = "safe: {0}")
@@ -108,7 +126,7 @@ class TierArgumentsTest {
             "/usr/bin/uniq -c f",
     })
     void ordinary(String command) throws Exception {
-        assertThat(TierArguments.safe(argv(command))).as(command + " " + argv(command)).isTrue();
+        assertThat(TierArguments.safe(argv(command), false)).as(command + " " + argv(command)).isTrue();
     }
 
     /**
@@ -117,69 +135,74 @@ class TierArgumentsTest {
      * options (a file named {@code -l}).
      */
     @ParameterizedTest(name = "conservatively not safe: {0}")
-    @ValueSource(strings = {"diff -x '*.o' -r a b", "read -p 'name? ' y", "file *", "date +%s?"})
+    @ValueSource(strings = {"file *", "date +%s?"})
     void conservative(String command) throws Exception {
-        assertThat(TierArguments.safe(argv(command))).as(command + " " + argv(command)).isFalse();
+        assertThat(TierArguments.safe(argv(command), false)).as(command + " " + argv(command)).isFalse();
     }
 
     @Test
-    void bracketAndConditional() {
-        assertThat(TierArguments.safe(List.of("[", "-f", "x", "]"))).isTrue();
-        assertThat(TierArguments.safe(List.of("[", "\"$a\"", "=", "b", "]"))).isTrue();
-        assertThat(TierArguments.safe(List.of("[", "-v", "a[PATH=1]", "]"))).isFalse();
-        assertThat(TierArguments.safe(List.of("[", "-f", "x"))).isFalse();
-        assertThat(TierArguments.safe(List.of("[[", "1", "-eq", "1"))).isTrue();
-        assertThat(TierArguments.safe(List.of("[[", "-n", "x"))).isTrue();
-        assertThat(TierArguments.safe(List.of("[[", "PATH=1", "-eq", "1"))).isFalse();
-        assertThat(TierArguments.safe(List.of("[[", "$x", "-gt", "0"))).isFalse();
-        assertThat(TierArguments.safe(List.of("[[", "-v", "a[1]"))).isFalse();
+    void bracketAndConditional() throws Exception {
+        assertThat(TierArguments.safe(argv("[ -f x ]"), false)).isTrue();
+        assertThat(TierArguments.safe(argv("[ \"$a\" = b ]"), false)).isTrue();
+        assertThat(TierArguments.safe(argv("[ -v 'a[PATH=1]' ]"), false)).isFalse();
+        assertThat(TierArguments.safe(argv("[ -f x"), false)).isFalse();
+        assertThat(TierArguments.safe(argv("'[[' 1 -eq 1"), false)).isTrue();
+        assertThat(TierArguments.safe(argv("'[[' -n x"), false)).isTrue();
+        assertThat(TierArguments.safe(argv("'[[' PATH=1 -eq 1"), false)).isFalse();
+        assertThat(TierArguments.safe(argv("'[[' $x -gt 0"), false)).isFalse();
+        assertThat(TierArguments.safe(argv("'[[' -v 'a[1]'"), false)).isFalse();
     }
 
     @Test
-    void argumentsAWrapperAppendsAreUnknown() {
+    void argumentsAWrapperAppendsAreUnknown() throws Exception {
         // echo ~/.bashrc | xargs uniq in  runs  uniq in ~/.bashrc
-        assertThat(TierArguments.safe(List.of("uniq", "in"), true)).isFalse();
-        assertThat(TierArguments.safe(List.of("uniq", "in"), false)).isTrue();
-        assertThat(TierArguments.safe(List.of("hostname"), true)).isFalse();
-        assertThat(TierArguments.safe(List.of("date"), true)).isFalse();
-        assertThat(TierArguments.safe(List.of("file"), true)).isFalse();
-        assertThat(TierArguments.safe(List.of("file", "--"), true)).isTrue();
-        assertThat(TierArguments.safe(List.of("cat"), true)).isTrue();
-        assertThat(TierArguments.safe(List.of("wc", "-l"), true)).isTrue();
-        // find -exec uniq in {} \;  and  xargs -I{} date -d {}: the placeholder is any word
-        assertThat(TierArguments.safe(List.of("uniq", "in", "{}"))).isFalse();
-        assertThat(TierArguments.safe(List.of("date", "-d", "{}"))).isFalse();
+        assertThat(TierArguments.safe(argv("uniq in"), true)).isFalse();
+        assertThat(TierArguments.safe(argv("uniq in"), false)).isTrue();
+        assertThat(TierArguments.safe(argv("hostname"), true)).isFalse();
+        assertThat(TierArguments.safe(argv("date"), true)).isFalse();
+        assertThat(TierArguments.safe(argv("file"), true)).isFalse();
+        assertThat(TierArguments.safe(argv("file --"), true)).isTrue();
+        assertThat(TierArguments.safe(argv("cat"), true)).isTrue();
+        assertThat(TierArguments.safe(argv("wc -l"), true)).isTrue();
+        // find -exec uniq in {} \;  and  xargs -I{} date {}: the placeholder is one word of any value (an OUTPUT
+        // file, a date to set); as the value of date -d it is only a date to read.
+        assertThat(TierArguments.safe(payload("find . -exec uniq in {} \\;"), false)).isFalse();
+        assertThat(TierArguments.safe(payload("ls | xargs -I{} date {}"), false)).isFalse();
+        assertThat(TierArguments.safe(payload("ls | xargs -I% date x%"), false)).isFalse();
+        assertThat(TierArguments.safe(payload("ls | xargs -I{} date -d {}"), false)).isTrue();
+        assertThat(TierArguments.safe(payload("find . -exec uniq {} \\;"), false)).isTrue();
     }
 
     @Test
-    void unknownProgramsAndEmptyArgv() {
-        assertThat(TierArguments.safe(List.of("frobnicate", "-z", "--set", "x"))).isTrue();
-        assertThat(TierArguments.safe(List.of())).isFalse();
-        assertThat(TierArguments.safe(null)).isFalse();
+    void unknownProgramsAndEmptyArgv() throws Exception {
+        assertThat(TierArguments.safe(argv("frobnicate -z --set x"), false)).isTrue();
+        assertThat(TierArguments.safe(List.of(), false)).isFalse();
+        assertThat(TierArguments.safe(null, false)).isFalse();
     }
 
     @Test
-    void wordShapes() {
-        assertThat(TierArguments.Shape.of("-z").mayBeOption()).isTrue();
-        assertThat(TierArguments.Shape.of("-").mayBeOption()).isFalse();
-        assertThat(TierArguments.Shape.of("\"$f\"").mayBeOption()).isTrue();
-        assertThat(TierArguments.Shape.of("\"$f\"").many()).isFalse();
-        assertThat(TierArguments.Shape.of("\"./$f\"").mayBeOption()).isFalse();
-        assertThat(TierArguments.Shape.of("./$f").mayBeOption()).isTrue();
-        assertThat(TierArguments.Shape.of("./$f").many()).isTrue();
-        assertThat(TierArguments.Shape.of("src/*.c").many()).isTrue();
-        assertThat(TierArguments.Shape.of("src/*.c").mayBeOption()).isFalse();
-        assertThat(TierArguments.Shape.of("<(sort a)").mayBeOption()).isFalse();
-        assertThat(TierArguments.Shape.of("<(sort a)").many()).isFalse();
-        assertThat(TierArguments.Shape.of("a b\nc").known()).isTrue();
-        // Not one word of source: a static value (a dynamic word's source always parses alone).
-        assertThat(TierArguments.Shape.of("'unterminated").known()).isTrue();
-        assertThat(TierArguments.Shape.of("(%s)|%s;\\n").known()).isTrue();
-        assertThat(TierArguments.Shape.of("(x)|*").many()).isTrue();
-        assertThat(TierArguments.Shape.of("(x)|*").mayBeOption()).isFalse();
-        assertThat(TierArguments.Shape.of("$((1+;").many()).isTrue();
-        assertThat(TierArguments.Shape.of("$((1+;").mayBeOption()).isTrue();
-        assertThat(TierArguments.Shape.of("\"${a[@]}\"").many()).isTrue();
-        assertThat(TierArguments.Shape.of("~/x").mayBeOption()).isFalse();
+    void wordShapes() throws Exception {
+        assertThat(word("-z").mayBeOption()).isTrue();
+        assertThat(word("-").mayBeOption()).isFalse();
+        assertThat(word("\"$f\"").mayBeOption()).isTrue();
+        assertThat(word("\"$f\"").many()).isFalse();
+        assertThat(word("\"./$f\"").mayBeOption()).isFalse();
+        assertThat(word("./$f").mayBeOption()).isTrue();
+        assertThat(word("./$f").many()).isTrue();
+        assertThat(word("src/*.c").many()).isTrue();
+        assertThat(word("src/*.c").mayBeOption()).isFalse();
+        assertThat(word("<(sort a)").mayBeOption()).isFalse();
+        assertThat(word("<(sort a)").many()).isFalse();
+        assertThat(word("'a b\nc'").known()).isTrue();
+        // Quoted glob and brace characters are literal: one known word (the AST says so; no re-parse of text).
+        assertThat(word("'*'").known()).isTrue();
+        assertThat(word("\"{a,b}\"").known()).isTrue();
+        assertThat(word("'(x)|'*").many()).isTrue();
+        assertThat(word("'(x)|'*").mayBeOption()).isFalse();
+        assertThat(word("$((1+2))").many()).isTrue();
+        assertThat(word("$((1+2))").mayBeOption()).isTrue();
+        assertThat(word("\"$((1+2))\"").many()).isFalse();
+        assertThat(word("\"${a[@]}\"").many()).isTrue();
+        assertThat(word("~/x").mayBeOption()).isFalse();
     }
 }

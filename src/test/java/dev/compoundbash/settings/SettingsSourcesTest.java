@@ -1,5 +1,6 @@
 package dev.compoundbash.settings;
 
+import dev.compoundbash.rules.Decider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compoundbash.hook.HookLog;
@@ -239,11 +240,11 @@ class SettingsSourcesTest {
         PermissionSettings s = SettingsLoader.loadFrom(sources(env("CLAUDE_PROJECT_DIR", project.toString())));
         HookLog quiet = HookLog.open(Map.of(), "test");
 
-        assertThat(HookRunner.decide("git status", tmp.toString(), s, engine, null, quiet).outcome())
+        assertThat(HookRunner.decide(new Decider.Call("git status", tmp.toString(), null, s, null), engine, quiet).outcome())
                 .isEqualTo("allow");
-        assertThat(HookRunner.decide("git push origin main", tmp.toString(), s, engine, null, quiet).outcome())
+        assertThat(HookRunner.decide(new Decider.Call("git push origin main", tmp.toString(), null, s, null), engine, quiet).outcome())
                 .isEqualTo("deny");
-        assertThat(HookRunner.decide("curl https://example.com", tmp.toString(), s, engine, null, quiet).outcome())
+        assertThat(HookRunner.decide(new Decider.Call("curl https://example.com", tmp.toString(), null, s, null), engine, quiet).outcome())
                 .isEqualTo("deny");
     }
 
@@ -256,7 +257,7 @@ class SettingsSourcesTest {
         Path logFile = tmp.resolve("hook.log");
         HookLog log = HookLog.open(Map.of(HookLog.LOG_ENV, logFile.toString()), "test");
         try {
-            HookRunner.decide("rm -rf x", tmp.toString(), s, engine, null, log);
+            HookRunner.decide(new Decider.Call("rm -rf x", tmp.toString(), null, s, null), engine, log);
         } finally {
             log.close();
         }

@@ -1,4 +1,4 @@
-package dev.compoundbash.hook;
+package dev.compoundbash.audit;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

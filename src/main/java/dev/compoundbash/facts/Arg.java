@@ -1,0 +1,214 @@
+package dev.compoundbash.facts;
+
+import dev.compoundbash.shell.Word;
+import dev.compoundbash.shell.WordPart;
+import dev.compoundbash.shell.WordValue;
+
+import java.util.List;
+
+/**
+ * One word of a command as bash will expand it, built once from the AST ({@link #of(Word, String)}): its text, whether
+ * its value is static, the literal text every word it becomes starts with, and whether it may become several words
+ * or an option. Rules and option grammars read arguments through it instead of re-parsing text.
+ *
+ * <p>Follows the Bash Reference Manual §3.5 "Shell Expansions": an unquoted expansion undergoes word splitting and
+ * may become any number of words of any value (options included); pathname expansion (§3.5.8) and brace expansion
+ * (§3.5.1) may turn a word into several words sharing the literal text before the first glob or brace character; a
+ * double-quoted expansion is one word of any value, except {@code "$@"}, {@code "${a[@]}"} and {@code "${!p@}"}
+ * (§3.4.2, §6.7); a tilde prefix and a process substitution become one word starting with {@code /} or {@code ~}.
+ *
+ * @param text     the value after quote removal when static, else the word's source text (what {@code argv} holds)
+ * @param isStatic the word has no expansion ({@link WordValue#isStatic()}); it may still glob or brace-expand
+ * @param glob     an unquoted glob character or extglob is in it (pathname expansion may apply)
+ * @param brace    an unquoted brace-expansion form is in it
+ * @param prefix   literal text every resulting word starts with ("" when unknown)
+ * @param known    the word becomes exactly one word, whose value is {@code prefix}
+ * @param many     it may become zero or several words
+ * @param lead     the first character of every resulting word is known not to be {@code -}, so none is an option
+ * @param spliced  a wrapper splices run-time text into this otherwise static word ({@code xargs -I R},
+ *                 {@code find -exec ... {}}): {@code text} is the literal word, its value only known at run time
+ */
+public record Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
+                  boolean many, boolean lead, boolean spliced) {
+
+    /** A word no wrapper splices into. */
+    public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
+               boolean many, boolean lead) {
+        this(text, isStatic, glob, brace, prefix, known, many, lead, false);
+    }
+
+    /** Any number of words of any value: arguments a wrapper appends at run time ({@code xargs}). */
+    public static final Arg ANY = new Arg("", false, false, false, "", false, true, false);
+
+    /**
+     * A word whose value is exactly {@code value}: a static word without glob or brace characters, or a word a
+     * wrapper derived from static text ({@code env -S} splitting).
+     *
+     * @param value the word's value
+     * @return the argument
+     */
+    public static Arg literal(String value) {
+        return new Arg(value, true, false, false, value, true, false, !value.isEmpty() && value.charAt(0) != '-');
+    }
+
+    /**
+     * A word derived from text only known at run time, standing in a known position (one word of any value).
+     *
+     * @param text the text to show for it
+     * @return the argument
+     */
+    public static Arg unknown(String text) {
+        return new Arg(text, false, false, false, "", false, false, false);
+    }
+
+    /**
+     * This static word with run-time text spliced in by a wrapper at each {@code replace}: one word whose value is
+     * known only up to the literal text before the first {@code replace}.
+     *
+     * @param replace the replacement string ({@code {}}, or {@code xargs -I}'s)
+     * @return the argument
+     */
+    public Arg splicedAt(String replace) {
+        String pre = text.substring(0, Math.max(0, text.indexOf(replace)));
+        return new Arg(text, false, false, false, pre, false, false, !pre.isEmpty() && pre.charAt(0) != '-', true);
+    }
+
+    /**
+     * The argument for {@code word}, parsed from {@code source}.
+     *
+     * @param word   a word of a tree parsed from {@code source}
+     * @param source the script source
+     * @return the argument; never null
+     */
+    public static Arg of(Word word, String source) {
+        WordValue v = WordValue.of(word, source);
+        if (v.isStatic() && !v.glob() && !v.braceExpansion()) {
+            String value = v.value();
+            return new Arg(value, true, false, false, value, true, false, !value.isEmpty() && value.charAt(0) != '-');
+        }
+        Builder b = new Builder();
+        b.parts(word.parts(), false);
+        String pre = b.split ? "" : b.prefix.toString();
+        boolean lead;
+        if (b.split) {
+            lead = false;
+        } else if (!pre.isEmpty()) {
+            lead = pre.charAt(0) != '-';
+        } else {
+            lead = Boolean.TRUE.equals(b.lead);
+        }
+        return new Arg(v.text(), v.isStatic(), v.glob(), v.braceExpansion(), pre, b.known && !b.many, b.many, lead);
+    }
+
+    /** True when the word holds an expansion: its value is only known at run time. */
+    public boolean dynamic() {
+        return !isStatic;
+    }
+
+    /** True when some word it becomes could be an option (start with {@code -}, other than a lone {@code -}). */
+    public boolean mayBeOption() {
+        if (known) return prefix.length() > 1 && prefix.charAt(0) == '-';
+        return !lead;
+    }
+
+    /**
+     * The arguments of several words.
+     *
+     * @param words  words of a tree parsed from {@code source}
+     * @param source the script source
+     * @return one argument per word, in order
+     */
+    public static List<Arg> of(List<Word> words, String source) {
+        return words.stream().map(w -> of(w, source)).toList();
+    }
+
+    /** Walks the parts in order, keeping the literal prefix until the first part whose value is unknown. */
+    private static final class Builder {
+        final StringBuilder prefix = new StringBuilder();
+        boolean open = true;      // still collecting the prefix
+        boolean known = true;
+        boolean many = false;
+        boolean split = false;    // an unquoted expansion: later fields are arbitrary
+        Boolean lead = null;      // decided by a leading non-literal part
+
+        void stop() {
+            open = false;
+            known = false;
+        }
+
+        void text(String s) {
+            if (open) prefix.append(s);
+        }
+
+        void parts(List<WordPart> parts, boolean quoted) {
+            for (WordPart p : parts) part(p, quoted);
+        }
+
+        void part(WordPart p, boolean quoted) {
+            if (p instanceof WordPart.Literal lit) {
+                if (quoted) {
+                    text(lit.value());
+                } else {
+                    unquotedLiteral(lit.raw());
+                }
+            } else if (p instanceof WordPart.SingleQuoted sq) {
+                text(sq.value());
+            } else if (p instanceof WordPart.AnsiCQuoted ac) {
+                text(ac.value());
+            } else if (p instanceof WordPart.DoubleQuoted dq) {
+                parts(dq.parts(), true);
+            } else if (p instanceof WordPart.ProcessSubstitution) {
+                // One word, /dev/fd/N, never split (Bash Reference Manual §3.5.6).
+                if (open && prefix.length() == 0 && lead == null) lead = true;
+                stop();
+            } else if (p instanceof WordPart.Tilde) {
+                // A directory name or the tilde text unchanged (§3.5.2): starts with '/' or '~'.
+                if (open && prefix.length() == 0 && lead == null) lead = true;
+                stop();
+            } else if (p instanceof WordPart.ParamExpansion pe) {
+                if (!quoted || multiWord(pe)) {
+                    many = true;
+                    split = true;
+                }
+                stop();
+            } else if (p instanceof WordPart.ExtGlob) {
+                many = true;
+                stop();
+            } else {
+                // Command substitution, arithmetic expansion, an array literal, anything else: unknown text.
+                if (!quoted) {
+                    many = true;
+                    split = true;
+                }
+                stop();
+            }
+        }
+
+        /** {@code "$@"}, {@code "${a[@]}"}, {@code "${!prefix@}"} expand to several words even when quoted. */
+        private static boolean multiWord(WordPart.ParamExpansion pe) {
+            if ("@".equals(pe.name())) return true;
+            if (pe.index() != null) return true;
+            return "!".equals(pe.prefix()) || "@".equals(pe.operator()) || "*".equals(pe.operator());
+        }
+
+        private void unquotedLiteral(String raw) {
+            for (int i = 0; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (c == '\\') {
+                    if (i + 1 < raw.length()) {
+                        char n = raw.charAt(++i);
+                        if (n != '\n') text(String.valueOf(n));
+                    }
+                    continue;
+                }
+                if (c == '*' || c == '?' || c == '[' || c == '{') {
+                    // Pathname or brace expansion: several words, all starting with the prefix so far.
+                    many = true;
+                    stop();
+                    return;
+                }
+                text(String.valueOf(c));
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.compoundbash.facts;
+
+/**
+ * Something about the call as a whole that keeps the command from being judged normally, as a Drools fact:
+ * decided before (or instead of) reading the command, and judged by named rules in {@code call.drl} like every
+ * other verdict.
+ *
+ * <p>Kinds: {@link #EMPTY}, {@link #TOO_LONG}, {@link #PARSE_ERROR} (the command is not valid bash),
+ * {@link #EXTRACTION_ERROR} (the command could not be read whole), {@link #RULE_FILE_ERROR} (a user DRL file does
+ * not compile: it may hold a deny rule), {@link #RULE_ERROR} (a user rule failed or did not stop while
+ * evaluating; the built-in rules were evaluated alone), {@link #UNMODELLED} (the closed-world guard: a construct the
+ * model does not cover; the facts of the rest are still extracted, so deny rules see them).
+ */
+public final class CallProblem {
+    public static final String EMPTY = "empty";
+    public static final String TOO_LONG = "too long";
+    public static final String PARSE_ERROR = "parse error";
+    public static final String EXTRACTION_ERROR = "extraction error";
+    public static final String RULE_FILE_ERROR = "rule file error";
+    public static final String RULE_ERROR = "rule error";
+    /** The command holds a construct, option or context the extractor does not model: nothing in it is approved. */
+    public static final String UNMODELLED = "unmodelled";
+
+    private final String kind;
+    private final String message;
+
+    /**
+     * @param kind    one of the kinds above
+     * @param message what went wrong, for a person ({@code file:line:col: message} for a rule file)
+     */
+    public CallProblem(String kind, String message) {
+        this.kind = kind;
+        this.message = message;
+    }
+
+    public String getKind() { return kind; }
+    public String getMessage() { return message; }
+
+    @Override
+    public String toString() {
+        return "CallProblem[" + kind + ": " + message + "]";
+    }
+}
