@@ -108,7 +108,20 @@ public final class Replay {
         batchSettings.clear();
     }
 
+    private java.util.function.BiConsumer<LogReader.Entry, Decider.Verdict> observer = (e, v) -> { };
+
+    /**
+     * Receives every entry with its new verdict, in log order (for tests and tools that need the verdicts
+     * themselves, not only the report).
+     *
+     * @param observer called once per replayed entry
+     */
+    public void observe(java.util.function.BiConsumer<LogReader.Entry, Decider.Verdict> observer) {
+        this.observer = observer;
+    }
+
     private void record(LogReader.Entry e, Decider.Verdict v) {
+        observer.accept(e, v);
         total++;
         String key = e.oldDecision() + " -> " + v.outcome();
         transitions.merge(key, 1L, Long::sum);

@@ -39,6 +39,10 @@ import java.util.concurrent.Callable;
         description = "Show how COMMAND is parsed, which facts it yields, which rules fire, and the decision.")
 public final class ExplainCommand implements Callable<Integer> {
     static PrintStream out = System.out;
+    /** The environment explain judges under (the user's, as the hook would see it); tests replace it. */
+    static Map<String, String> env = System.getenv();
+    /** Where explain gets its rules: the hook's cold-path source; tests share one engine. */
+    static HookRunner.EngineSource engines = HookRunner.LOAD;
 
     @Option(names = "--json", description = "Print the explanation as one JSON object.")
     boolean json;
@@ -66,9 +70,8 @@ public final class ExplainCommand implements Callable<Integer> {
                     + permissionMode + "': use one of " + String.join(", ", new java.util.TreeSet<>(
                     CallContext.KNOWN_MODES)));
         }
-        Map<String, String> env = System.getenv();
         PermissionSettings settings = settingsFiles.isEmpty() ? SettingsLoader.load(env) : SettingsLoader.loadFiles(settingsFiles);
-        RuleEngine engine = HookRunner.LOAD.engine(UserRules.files(env), env);
+        RuleEngine engine = engines.engine(UserRules.files(env), env);
         Path dir = cwd != null ? cwd.toAbsolutePath() : Path.of("").toAbsolutePath();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("command", command);
