@@ -78,6 +78,8 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("cwd", dir.toString());
         doc.put("settingsFiles", settings.filesRead().stream().map(Path::toString).toList());
         doc.put("settingsWarnings", settings.warnings());
+        doc.put("settingsNotes", settings.notes());
+        doc.put("approveWritesInDefaultMode", settings.writesInDefaultMode());
         doc.put("managedPermissionRulesOnly", settings.managedRulesOnly());
         CallContext context = new CallContext(permissionMode);
         doc.put("permissionMode", context.getPermissionMode());

@@ -24,6 +24,7 @@ final class ExplainPrinter {
         }
         out.println(bold("permission mode: ") + doc.get("permissionMode"));
         for (String w : (List<String>) doc.get("settingsWarnings")) out.println(colourFor("ask", "settings warning: ") + w);
+        for (String n : (List<String>) doc.get("settingsNotes")) out.println("settings note: " + n);
         for (String e : (List<String>) doc.get("ruleCompileErrors")) out.println(colourFor("deny", "rule error: ") + e);
         if (doc.containsKey("parseError")) {
             Map<String, Object> e = (Map<String, Object>) doc.get("parseError");

@@ -19,15 +19,31 @@ public final class CallContext {
 
     private final String permissionMode;
     private final String declaredMode;
+    private final boolean writesInDefaultMode;
 
     /**
      * @param declaredMode the hook input's {@code permission_mode} as written; null when absent. {@code manual}, the
      *                     documented alias of {@code default}, and unknown values are read as {@code default}
      */
     public CallContext(String declaredMode) {
+        this(declaredMode, false);
+    }
+
+    /**
+     * @param declaredMode        as for {@link #CallContext(String)}
+     * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
+     */
+    public CallContext(String declaredMode, boolean writesInDefaultMode) {
         this.declaredMode = declaredMode;
         this.permissionMode = declaredMode != null && KNOWN_MODES.contains(declaredMode) ? declaredMode : DEFAULT_MODE;
+        this.writesInDefaultMode = writesInDefaultMode;
     }
+
+    /**
+     * True when the user opted into approving output redirections inside the allowed directories in default mode
+     * ({@code compoundBash.approveWritesInDefaultMode}), where Claude Code itself asks before a shell command writes.
+     */
+    public boolean isWritesInDefaultMode() { return writesInDefaultMode; }
 
     /** The context of a call whose input names no permission mode. */
     public static CallContext defaultMode() {

@@ -858,6 +858,11 @@ public final class FactExtractor {
             if (!dynamic && (text.equals("-") || text.matches("[0-9]+-?"))) dup = true;
             if (op.equals("<&")) output = false;
         }
+        if (!output && !dup && (op.equals("<") || op.equals("<>"))) {
+            // A file opened for reading: classified like an output target, for the working-directory boundary.
+            fileTarget(commandId, r.fd(), op, text, dynamic, false);
+            return;
+        }
         if (!output || dup) {
             redirects.add(new Redirect(nextId++, commandId, r.fd(), op, text, false, dynamic, dup, false, false, null,
                     false, null, false));
@@ -868,8 +873,13 @@ public final class FactExtractor {
 
     /** Adds a {@link Redirect} for a file opened for writing, classified against the allowed directories. */
     private void outputTarget(int commandId, String fd, String op, String text, boolean dynamic) {
+        fileTarget(commandId, fd, op, text, dynamic, true);
+    }
+
+    /** Adds a {@link Redirect} for a file opened for writing or reading, classified against the allowed directories. */
+    private void fileTarget(int commandId, String fd, String op, String text, boolean dynamic, boolean output) {
         if (dynamic) {
-            redirects.add(new Redirect(nextId++, commandId, fd, op, text, true, true, false, false, false, null,
+            redirects.add(new Redirect(nextId++, commandId, fd, op, text, output, true, false, false, false, null,
                     false, null, targets.configurationError()));
             return;
         }
@@ -877,7 +887,7 @@ public final class FactExtractor {
         boolean relative = !text.startsWith("/");
         RedirectTargets.Classified c = safeDevice ? new RedirectTargets.Classified(text, false, null)
                 : targets.classify(text);
-        redirects.add(new Redirect(nextId++, commandId, fd, op, text, true, c.resolvedPath() == null, false,
+        redirects.add(new Redirect(nextId++, commandId, fd, op, text, output, c.resolvedPath() == null, false,
                 safeDevice, relative, c.resolvedPath(), c.inside(), c.protectedComponent(),
                 targets.configurationError()));
     }

@@ -190,6 +190,18 @@ public final class HookLog implements AutoCloseable {
     }
 
     /**
+     * {@link #loadedMessage(int, int, int, List)} with what was read but does not count (the allow rules of a file
+     * Claude Code does not read), appended as {@code ; not used: ...}.
+     *
+     * @param notes {@code PermissionSettings.notes()}
+     * @return the message
+     */
+    public static String loadedMessage(int allow, int ask, int deny, List<?> files, List<String> notes) {
+        String m = loadedMessage(allow, ask, deny, files);
+        return notes.isEmpty() ? m : m + "; not used: " + String.join("; ", notes);
+    }
+
+    /**
      * {@code evaluating: <command>}.
      *
      * @param command the whole command string

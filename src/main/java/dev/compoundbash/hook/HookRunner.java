@@ -130,7 +130,7 @@ public final class HookRunner {
         PermissionSettings settings = call.settings();
         for (String w : settings.warnings()) log.log("settings: " + w);
         log.log(HookLog.loadedMessage(settings.allow().size(), settings.ask().size(), settings.deny().size(),
-                settings.filesRead()));
+                settings.filesRead(), settings.notes()));
         if (settings.managedRulesOnly()) log.log("settings: allowManagedPermissionRulesOnly: only managed rules count");
         String mode = call.permissionMode();
         if (mode != null) {

@@ -94,7 +94,7 @@ public final class Decider {
         String command = call.command();
         PermissionSettings settings = call.settings();
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
-        CallContext context = new CallContext(call.permissionMode());
+        CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode());
         List<CallProblem> problems = new ArrayList<>();
         Script script = null;
         ParseException parseError = null;

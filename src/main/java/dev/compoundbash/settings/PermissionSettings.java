@@ -21,6 +21,10 @@ import java.util.List;
  * @param warnings              human-readable problems met while reading (malformed files, wrong types...)
  * @param managedRulesOnly      true when managed settings set {@code allowManagedPermissionRulesOnly}, so that
  *                              {@code allow}, {@code ask} and {@code deny} hold the managed files' rules only
+ * @param notes                 what was read but does not count, for a person (the allow rules of
+ *                              {@code ~/.claude/settings.local.json}, a file Claude Code does not read)
+ * @param writesInDefaultMode   the user's {@code compoundBash.approveWritesInDefaultMode}: output redirections
+ *                              inside the allowed directories are approved in default mode too
  */
 public record PermissionSettings(
         List<String> allow,
@@ -29,7 +33,9 @@ public record PermissionSettings(
         List<String> additionalDirectories,
         List<Path> filesRead,
         List<String> warnings,
-        boolean managedRulesOnly) {
+        boolean managedRulesOnly,
+        List<String> notes,
+        boolean writesInDefaultMode) {
 
     /**
      * Copies every list into an immutable list; a null list becomes empty.
@@ -49,6 +55,29 @@ public record PermissionSettings(
         additionalDirectories = copy(additionalDirectories);
         filesRead = copy(filesRead);
         warnings = copy(warnings);
+        notes = copy(notes);
+    }
+
+    /**
+     * Settings without notes and without the default-mode write opt-in.
+     *
+     * @see #PermissionSettings(List, List, List, List, List, List, boolean, List, boolean)
+     */
+    public PermissionSettings(List<String> allow, List<String> ask, List<String> deny,
+                              List<String> additionalDirectories, List<Path> filesRead, List<String> warnings,
+                              boolean managedRulesOnly) {
+        this(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly, List.of(), false);
+    }
+
+    /**
+     * These settings with the default-mode write opt-in set as given.
+     *
+     * @param on {@code compoundBash.approveWritesInDefaultMode}
+     * @return a copy
+     */
+    public PermissionSettings withWritesInDefaultMode(boolean on) {
+        return new PermissionSettings(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly,
+                notes, on);
     }
 
     /**

@@ -94,7 +94,11 @@ public final class SettingsLoader {
             acc.warnings.addAll(sources.warnings());
             if (sources.userDir() != null) {
                 readFile(acc, sources.userDir().resolve("settings.json"), false, false);
-                readFile(acc, sources.userDir().resolve("settings.local.json"), false, false);
+                Parsed user = acc.lastParsed;
+                if (user != null && user.writesInDefaultMode() != null) acc.writesInDefaultMode = user.writesInDefaultMode();
+                // Claude Code does not read the user scope's settings.local.json (measured, 2.1.328): its ask and
+                // deny rules still count here (stricter is safe), its allow rules and directories never do.
+                readFile(acc, sources.userDir().resolve("settings.local.json"), false, false, true);
             }
             Path project = sources.projectDir();
             if (project != null) {
@@ -107,8 +111,14 @@ public final class SettingsLoader {
             }
             if (sources.managedDir() != null) {
                 readFile(acc, sources.managedDir().resolve("managed-settings.json"), false, true);
+                if (acc.lastParsed != null && acc.lastParsed.writesInDefaultMode() != null) {
+                    acc.writesInDefaultMode = acc.lastParsed.writesInDefaultMode();
+                }
                 for (Path f : dropIns(sources.managedDir().resolve("managed-settings.d"), acc.warnings)) {
                     readFile(acc, f, false, true);
+                    if (acc.lastParsed != null && acc.lastParsed.writesInDefaultMode() != null) {
+                        acc.writesInDefaultMode = acc.lastParsed.writesInDefaultMode();
+                    }
                 }
             }
             return acc.result();
@@ -152,6 +162,9 @@ public final class SettingsLoader {
                 for (Path f : files) {
                     if (f != null) {
                         readFile(acc, f, true, false);
+                        if (acc.lastParsed != null && acc.lastParsed.writesInDefaultMode() != null) {
+                            acc.writesInDefaultMode = acc.lastParsed.writesInDefaultMode();
+                        }
                     }
                 }
             }
@@ -174,6 +187,11 @@ public final class SettingsLoader {
     }
 
     private static void readFile(Acc acc, Path file, boolean reportMissing, boolean managed) {
+        readFile(acc, file, reportMissing, managed, false);
+    }
+
+    private static void readFile(Acc acc, Path file, boolean reportMissing, boolean managed, boolean askDenyOnly) {
+        acc.lastParsed = null;
         Parsed parsed;
         try {
             if (!Files.exists(file)) {
@@ -212,9 +230,16 @@ public final class SettingsLoader {
             return; // structural problem, warning already recorded
         }
         for (int i = 0; i < KEYS.length; i++) {
+            if (askDenyOnly && (i == 0 || i == 3)) continue;
             acc.lists.get(i).addAll(parsed.lists().get(i));
             if (managed) acc.managedLists.get(i).addAll(parsed.lists().get(i));
         }
+        if (askDenyOnly && (!parsed.lists().get(0).isEmpty() || !parsed.lists().get(3).isEmpty())) {
+            acc.notes.add(file + ": " + parsed.lists().get(0).size() + " allow rule(s) and " + parsed.lists().get(3).size()
+                    + " additional director(ies) not used: Claude Code does not read this file, so only its ask and"
+                    + " deny rules count");
+        }
+        acc.lastParsed = parsed;
         if (managed && parsed.managedRulesOnly() != null) {
             acc.managedRulesOnly = parsed.managedRulesOnly();
         }
@@ -269,9 +294,15 @@ public final class SettingsLoader {
                 warnings.add(file + ": \"" + MANAGED_ONLY_KEY + "\" is not a boolean, ignored");
             }
         }
+        Boolean writes = null;
+        JsonNode w = root.path("compoundBash").get(WRITES_KEY);
+        if (w != null && !w.isNull()) {
+            if (w.isBoolean()) writes = w.booleanValue();
+            else warnings.add(file + ": \"compoundBash." + WRITES_KEY + "\" is not a boolean, ignored");
+        }
         JsonNode perms = root.get("permissions");
         if (perms == null || perms.isNull()) {
-            return new Parsed(out, managedOnly);
+            return new Parsed(out, managedOnly, writes);
         }
         if (!perms.isObject()) {
             warnings.add(file + ": \"permissions\" is not an object, file skipped");
@@ -296,12 +327,18 @@ public final class SettingsLoader {
                 }
             }
         }
-        return new Parsed(out, managedOnly);
+        return new Parsed(out, managedOnly, writes);
     }
 
-    /** One file's four lists (in {@link #KEYS} order) and its {@code allowManagedPermissionRulesOnly}, if set. */
-    private record Parsed(List<List<String>> lists, Boolean managedRulesOnly) {
+    /**
+     * One file's four lists (in {@link #KEYS} order), its {@code allowManagedPermissionRulesOnly} and its
+     * {@code compoundBash.approveWritesInDefaultMode}, each null when not set.
+     */
+    private record Parsed(List<List<String>> lists, Boolean managedRulesOnly, Boolean writesInDefaultMode) {
     }
+
+    /** The hook's own setting that approves writes inside the allowed directories in default mode too. */
+    public static final String WRITES_KEY = "approveWritesInDefaultMode";
 
     private static String oneLine(String s) {
         return s == null ? "" : s.replace('\n', ' ').replace('\r', ' ');
@@ -318,6 +355,9 @@ public final class SettingsLoader {
         boolean managedRulesOnly;
         final List<Path> files = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+        boolean writesInDefaultMode;
+        Parsed lastParsed;
 
         Acc() {
             for (int i = 0; i < KEYS.length; i++) {
@@ -329,7 +369,7 @@ public final class SettingsLoader {
         PermissionSettings result() {
             List<List<String>> rules = managedRulesOnly ? managedLists : lists;
             return new PermissionSettings(dedup(rules.get(0)), dedup(rules.get(1)), dedup(rules.get(2)),
-                    dedup(lists.get(3)), files, warnings, managedRulesOnly);
+                    dedup(lists.get(3)), files, warnings, managedRulesOnly, notes, writesInDefaultMode);
         }
 
         private static List<String> dedup(List<String> in) {

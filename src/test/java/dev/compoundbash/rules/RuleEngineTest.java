@@ -172,11 +172,26 @@ class RuleEngineTest {
     @Nested
     class Redirects {
         @Test
-        void insideCwdAllows() {
+        void insideCwdAllowsInAModeThatApprovesWrites() {
             FactsBuilder b = new FactsBuilder();
             b.top("echo hi");
             b.redirect("out.txt", false, true, null, true);
-            assertThat(outcome(b)).isEqualTo("allow");
+            for (String mode : List.of("acceptEdits", "auto", "bypassPermissions")) {
+                assertThat(engine.evaluate(b.facts(), b.rules, new dev.compoundbash.facts.CallContext(mode))
+                        .decision().getOutcome()).as(mode).isEqualTo("allow");
+            }
+            // Claude Code asks before writes in default mode and refuses in dontAsk: the hook defers, unless the user
+            // opted in for default mode (compoundBash.approveWritesInDefaultMode).
+            for (String mode : List.of("default", "dontAsk", "plan")) {
+                assertThat(engine.evaluate(b.facts(), b.rules, new dev.compoundbash.facts.CallContext(mode))
+                        .decision().getOutcome()).as(mode).isEqualTo("defer");
+            }
+            assertThat(engine.evaluate(b.facts(), b.rules, new dev.compoundbash.facts.CallContext("default", true))
+                    .decision().getOutcome()).isEqualTo("allow");
+            assertThat(engine.evaluate(b.facts(), b.rules, new dev.compoundbash.facts.CallContext("dontAsk", true))
+                    .decision().getOutcome()).isEqualTo("defer");
+            assertThat(engine.evaluate(b.facts(), b.rules, new dev.compoundbash.facts.CallContext("plan", true))
+                    .decision().getOutcome()).isEqualTo("defer");
         }
 
         @Test

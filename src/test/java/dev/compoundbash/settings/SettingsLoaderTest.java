@@ -61,12 +61,43 @@ class SettingsLoaderTest {
 
         PermissionSettings s = SettingsLoader.load(env(true));
 
-        assertThat(s.allow()).containsExactly("Bash(ls *)", "Bash(git status)", "Bash(cat *)", "Bash(npm run build)", "Bash(jq)");
+        // ~/.claude/settings.local.json is not read by Claude Code (measured, 2.1.328): its allow rule does not count,
+        // its ask rule does.
+        assertThat(s.allow()).containsExactly("Bash(ls *)", "Bash(git status)", "Bash(npm run build)", "Bash(jq)");
         assertThat(s.ask()).containsExactly("Bash(git push *)");
         assertThat(s.deny()).containsExactly("Bash(rm *)", "Read(./.env)");
         assertThat(s.additionalDirectories()).containsExactly("../docs", "/opt/x");
         assertThat(s.filesRead()).containsExactly(u, ul, p, pl);
         assertThat(s.warnings()).isEmpty();
+        assertThat(s.notes()).singleElement().asString().startsWith(ul + ": 2 allow rule(s)")
+                .contains("Claude Code does not read this file");
+    }
+
+    @Test
+    void theUserLocalFileCountsOnlyForAskAndDeny() throws IOException {
+        write(home(), "settings.local.json", "{\"permissions\":{\"allow\":[\"Bash(touch *)\"],"
+                + "\"ask\":[\"Bash(git push *)\"],\"deny\":[\"Bash(rm *)\"],\"additionalDirectories\":[\"/tmp\"]}}");
+        PermissionSettings s = SettingsLoader.load(env(false));
+        assertThat(s.allow()).isEmpty();
+        assertThat(s.additionalDirectories()).isEmpty();
+        assertThat(s.ask()).containsExactly("Bash(git push *)");
+        assertThat(s.deny()).containsExactly("Bash(rm *)");
+        assertThat(s.notes()).hasSize(1);
+    }
+
+    @Test
+    void theDefaultModeWriteOptInIsReadFromTheUsersOwnSettingsOnly() throws IOException {
+        assertThat(SettingsLoader.load(env(true)).writesInDefaultMode()).isFalse();
+        write(project(), "settings.json", "{\"compoundBash\":{\"approveWritesInDefaultMode\":true}}");
+        write(project(), "settings.local.json", "{\"compoundBash\":{\"approveWritesInDefaultMode\":true}}");
+        write(home(), "settings.local.json", "{\"compoundBash\":{\"approveWritesInDefaultMode\":true}}");
+        assertThat(SettingsLoader.load(env(true)).writesInDefaultMode()).as("a project cannot opt in").isFalse();
+        write(home(), "settings.json", "{\"compoundBash\":{\"approveWritesInDefaultMode\":true}}");
+        assertThat(SettingsLoader.load(env(true)).writesInDefaultMode()).isTrue();
+        write(home(), "settings.json", "{\"compoundBash\":{\"approveWritesInDefaultMode\":\"yes\"}}");
+        PermissionSettings bad = SettingsLoader.load(env(true));
+        assertThat(bad.writesInDefaultMode()).isFalse();
+        assertThat(bad.warnings()).anyMatch(w -> w.contains("approveWritesInDefaultMode"));
     }
 
     @Test
