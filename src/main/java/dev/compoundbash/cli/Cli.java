@@ -31,6 +31,7 @@ public final class Cli {
         Hook.out = realOut;
         ReplayCommand.out = realOut;
         RulesCommand.out = realOut;
+        RulesSuggestCommand.out = realOut;
         InstallCommand.out = realOut;
         DaemonCommand.out = realOut;
         DoctorCommand.out = realOut;
