@@ -7,7 +7,9 @@
 # until it is ready (it judges 40 commands of its own first), reads VmRSS from /proc/PID/status ("ready"), sends
 # CALLS hook calls through bin/compound-bash (the warm path; commands from bench/corpus.jsonl, settings with allow
 # and deny rules), then reads VmRSS and VmHWM (the peak) again, the evaluator's CPU time per call (utime + stime from
-# /proc/PID/stat) and the client's median wall time per call. Variants with "cds" use a class-data archive trained
+# /proc/PID/stat) and the client's median wall time per call. Every variant shares the flags in $base (SerialGC,
+# -Xss4m as the parser's depth needs, no perf data, JVM logging off stdout); full128 is the evaluator's flags before
+# issue 15, c1-64-cds the ones bin/compound-bash uses now. Variants with "cds" use a class-data archive trained
 # by one hook run with the same flags as the launcher's training run. Needs: java, python3, a built jar.
 set -eu
 calls=${1:-300}
@@ -18,13 +20,14 @@ jar="$root/target/compound-bash.jar"
 [ -f "$jar" ] || ./mvnw -q -B -DskipTests package
 
 base="-XX:+UseSerialGC -Xss4m -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr"
-variants=${*:-"full128 full128-cds c1-128 c1-128-cds c1-64-cds c1-48-cds c1-64-cds-small c1-64-cds-xss1m"}
+variants=${*:-"full128 full128-cds c1-128 c1-128-cds c1-64 c1-64-cds c1-48-cds c1-64-cds-small c1-64-cds-xss1m"}
 flags_of() {
   case $1 in
     full128) echo "$base -Xmx128m" ;;
     full128-cds) echo "$base -Xmx128m CDS" ;;
     c1-128) echo "$base -XX:TieredStopAtLevel=1 -Xmx128m" ;;
     c1-128-cds) echo "$base -XX:TieredStopAtLevel=1 -Xmx128m CDS" ;;
+    c1-64) echo "$base -XX:TieredStopAtLevel=1 -Xmx64m" ;;
     c1-64-cds) echo "$base -XX:TieredStopAtLevel=1 -Xmx64m CDS" ;;
     c1-48-cds) echo "$base -XX:TieredStopAtLevel=1 -Xmx48m CDS" ;;
     c1-64-cds-small) echo "$base -XX:TieredStopAtLevel=1 -Xmx64m -XX:ReservedCodeCacheSize=16m -XX:MaxMetaspaceSize=96m CDS" ;;
@@ -102,7 +105,7 @@ for v in $variants; do
   cpu=$(echo "$c0 $c1 $tick $calls" | awk '{printf "%.2f", ($2 - $1) * 1000 / $3 / $4}')
   printf '%-18s %9.1f %11.1f %9.1f %13s %14s  %s\n' "$v" "$(echo "$ready" | awk '{print $1/1024}')" \
     "$(echo "$after" | awk '{print $1/1024}')" "$(echo "$peak" | awk '{print $1/1024}')" "$cpu" "$med" \
-    "$(echo "$flags" | sed "s|$jsa|cds.jsa|; s|$base ||")"
+    "$(printf '%s' "${flags#"$base "}" | sed "s|$jsa|cds.jsa|")"
   java -jar "$jar" daemon stop --dir "$rt" >/dev/null 2>&1 || true
   wait
 done

@@ -425,7 +425,10 @@ public final class Doctor {
         all.addAll(details);
         String read = settings.filesRead().size() + " file(s) read (project: " + env.get("CLAUDE_PROJECT_DIR") + ")";
         if (!broken.isEmpty()) {
-            return new Check("settings", Status.FAIL, broken.size() + " file(s) skipped: " + broken.get(0), all,
+            String first = broken.get(0);
+            int colon = first.indexOf(": ");
+            return new Check("settings", Status.FAIL, broken.size() + " file(s) skipped, first "
+                    + (colon > 0 ? first.substring(0, colon) : first), all,
                     "fix the file (python3 -m json.tool FILE shows where the JSON breaks); the hook and Claude Code "
                             + "skip it, and with it any deny rule it holds");
         }
