@@ -75,7 +75,9 @@ public final class RuleSuggester {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One sub-command as the decision log records it. */
+    /**
+     * One sub-command as the decision log records it ({@code subcommands[]}: {@code argv role verdict rule reason}).
+     */
     public record LoggedSub(List<String> argv, String role, String verdict, String rule, String reason) {
         /** The argv joined by single spaces: what permission rules are matched against. */
         public String line() {
@@ -86,7 +88,13 @@ public final class RuleSuggester {
     /**
      * One logged call.
      *
-     * @param subs the sub-commands the log records (empty for the text log)
+     * @param source         {@code file:line} of the entry
+     * @param time           when it was decided; null when unreadable
+     * @param cwd            its working directory; null for the text log
+     * @param command        the Bash command
+     * @param oldDecision    the decision the log recorded
+     * @param permissionMode the recorded {@code permission_mode}; null for default
+     * @param subs           the sub-commands the log records (empty for the text log)
      */
     public record LoggedCall(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
                              String permissionMode, List<LoggedSub> subs) {
