@@ -17,7 +17,7 @@ root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 out=${2:-$root/bench/results}
 mkdir -p "$out"
 cd "$root"
-[ -f target/compound-bash.jar ] || mvn -q -B -DskipTests package
+[ -f target/compound-bash.jar ] || ./mvnw -q -B -DskipTests package
 
 work=$(mktemp -d)
 home="$work/home"

@@ -8,11 +8,11 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
-/** The picocli command tree: {@code compound-bash hook | explain | replay | rules | install | uninstall | generate-completion}. */
+/** The picocli command tree: {@code compound-bash hook | explain | replay | rules | doctor | install | uninstall | generate-completion}. */
 @Command(name = "compound-bash", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
         description = "A Claude Code PreToolUse hook that parses Bash commands and decides with Drools rules.",
         subcommands = {Cli.Hook.class, ExplainCommand.class, DaemonCommand.class, CommandLine.HelpCommand.class,
-                ReplayCommand.class, RulesCommand.class, InstallCommand.Install.class, InstallCommand.Uninstall.class,
+                ReplayCommand.class, RulesCommand.class, DoctorCommand.class, InstallCommand.Install.class, InstallCommand.Uninstall.class,
                 picocli.AutoComplete.GenerateCompletion.class})
 public final class Cli {
 
@@ -31,8 +31,10 @@ public final class Cli {
         Hook.out = realOut;
         ReplayCommand.out = realOut;
         RulesCommand.out = realOut;
+        RulesSuggestCommand.out = realOut;
         InstallCommand.out = realOut;
         DaemonCommand.out = realOut;
+        DoctorCommand.out = realOut;
         return cl.execute(args);
     }
 

@@ -122,6 +122,43 @@ public final class HookInstaller {
     }
 
     /**
+     * Computes the edit that adds permission rules to {@code permissions.KIND} (created when missing), keeping every
+     * other key with its value; a rule already in that list is not added again (Claude Code docs, "Settings",
+     * "Permission settings").
+     *
+     * @param file  the settings file (missing: an empty object)
+     * @param kind  {@code allow}, {@code ask} or {@code deny}
+     * @param rules the rules, e.g. {@code Bash(git diff *)}
+     * @return the edit (no change when every rule is there already)
+     * @throws IOException when the file cannot be read, is not a JSON object, or its {@code permissions.KIND} is not
+     *                     a list
+     */
+    public static Edit addPermissionRules(Path file, String kind, List<String> rules) throws IOException {
+        String before = read(file);
+        ObjectNode root = parse(file, before);
+        JsonNode permsNode = root.get("permissions");
+        if (permsNode != null && !(permsNode instanceof ObjectNode)) {
+            throw new IOException(file + ": \"permissions\" is not an object");
+        }
+        ObjectNode perms = permsNode instanceof ObjectNode o ? o : root.putObject("permissions");
+        JsonNode listNode = perms.get(kind);
+        if (listNode != null && !(listNode instanceof ArrayNode)) {
+            throw new IOException(file + ": \"permissions." + kind + "\" is not a list");
+        }
+        ArrayNode list = listNode instanceof ArrayNode a ? a : perms.putArray(kind);
+        boolean added = false;
+        for (String r : rules) {
+            boolean present = false;
+            for (JsonNode n : list) if (n.isTextual() && n.asText().equals(r)) present = true;
+            if (!present) {
+                list.add(r);
+                added = true;
+            }
+        }
+        return added ? new Edit(file, before, print(root)) : new Edit(file, before, before);
+    }
+
+    /**
      * Writes an edit: first a backup copy {@code settings.json.<yyyyMMdd-HHmmss>.bak} of the old file (when there
      * is one), then the new text through a temporary file renamed over the old one.
      *

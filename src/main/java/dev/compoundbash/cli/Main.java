@@ -28,7 +28,7 @@ public final class Main {
             System.exit(rc);
         }
         if (args.length == 0) {
-            System.err.println("usage: compound-bash [hook | explain | replay | rules | install | uninstall | generate-completion] [--help | --version]\n  hook reads Claude Code's PreToolUse JSON on stdin; see compound-bash --help");
+            System.err.println("usage: compound-bash [hook | explain | replay | rules | doctor | install | uninstall | generate-completion] [--help | --version]\n  hook reads Claude Code's PreToolUse JSON on stdin; see compound-bash --help");
             System.exit(2);
         }
         System.exit(Cli.run(args, realOut));

@@ -21,11 +21,13 @@ import java.util.stream.Stream;
  * {@code compound-bash rules list | check | test}: tools for DRL rule authors. {@code list} prints every loaded
  * rule with file and line; {@code check} compiles DRL files and prints errors as {@code file:line:col: message};
  * {@code test} runs JSONL decision cases in process (the form of {@code ../shared/cases}) and ends with
- * {@code N passed, N failed}.
+ * {@code N passed, N failed}; {@code suggest} turns the calls of a decision log that lacked an allow rule into
+ * permission rules ({@link RulesSuggestCommand}).
  */
 @Command(name = "rules", mixinStandardHelpOptions = true,
-        description = "List, check and test DRL rules (built-in and your own).",
-        subcommands = {RulesCommand.ListRules.class, RulesCommand.Check.class, RulesCommand.Test.class})
+        description = "List, check and test DRL rules (built-in and your own); suggest permission rules from the log.",
+        subcommands = {RulesCommand.ListRules.class, RulesCommand.Check.class, RulesCommand.Test.class,
+                RulesSuggestCommand.class})
 public final class RulesCommand {
     static PrintStream out = System.out;
 

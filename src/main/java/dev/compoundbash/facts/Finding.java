@@ -28,6 +28,8 @@ public final class Finding {
     public static final String WRAPPER_APPROVAL = "wrapperApproval";
     /** Rule attribute: the approval passes an unsafe environment prefix (a rule written with the prefix). */
     public static final String PAST_PREFIX = "pastPrefix";
+    /** Rule attribute: the finding says only that no allow rule approves the command ({@code rules suggest} reads it). */
+    public static final String LACK_OF_ALLOW = "lackOfAllow";
     /** Rule attribute: the approval of a command under an approved sudo/doas. */
     public static final String UNDER_PRIVILEGE = "underPrivilege";
 
