@@ -88,7 +88,7 @@ public final class DecisionCases {
      *
      * @param c      the case
      * @param engine the rules to judge with
-     * @param env    the environment the hook would see ({@code TMPDIR} only is read)
+     * @param env    the environment the hook would see ({@code TMPDIR} and {@code HOME} are read)
      * @return the result
      */
     public static Result run(Case c, RuleEngine engine, Map<String, String> env) {
@@ -101,8 +101,8 @@ public final class DecisionCases {
             }
             PermissionSettings settings = new PermissionSettings(c.allow(), c.ask(), c.deny(),
                     c.additionalDirectories(), List.of(), List.of());
-            Decider.Verdict v = ParallelReplay.decideOrDefer(c.command(), cwd, c.permissionMode(), settings,
-                    engine, env.get("TMPDIR"));
+            Decider.Verdict v = Decider.decideOrDefer(new Decider.Call(c.command(), cwd, c.permissionMode(), settings,
+                    env.get("TMPDIR"), env.get("HOME")), engine);
             Boolean passed = c.expected().isEmpty() ? null : c.expected().contains(v.outcome());
             return new Result(c, v.outcome(), v.reason(), passed);
         } catch (IOException e) {

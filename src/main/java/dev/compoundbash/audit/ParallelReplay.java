@@ -60,12 +60,24 @@ public final class ParallelReplay {
      */
     public static List<Decider.Verdict> decideCalls(List<Call> calls, RuleEngine engine, String tmpDir,
                                                        int threads) {
+        return decideCalls(calls, engine, tmpDir, null, threads);
+    }
+
+    /**
+     * Decides {@code calls} with a known home directory ({@code ~} and {@code $HOME} in paths).
+     *
+     * @param home {@code $HOME}; may be null
+     * @see #decideCalls(List, RuleEngine, String, int)
+     */
+    public static List<Decider.Verdict> decideCalls(List<Call> calls, RuleEngine engine, String tmpDir, String home,
+                                                       int threads) {
         Decider.Verdict[] out = new Decider.Verdict[calls.size()];
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
         try {
             pool.submit(() -> IntStream.range(0, calls.size()).parallel().forEach(i -> {
                 Call c = calls.get(i);
-                out[i] = decideOrDefer(c.command(), c.cwd(), c.permissionMode(), c.settings(), engine, tmpDir);
+                out[i] = Decider.decideOrDefer(new Decider.Call(c.command(), c.cwd(), c.permissionMode(), c.settings(),
+                        tmpDir, home), engine);
             })).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

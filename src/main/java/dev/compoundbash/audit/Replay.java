@@ -34,6 +34,7 @@ public final class Replay {
     private final RuleEngine engine;
     private final String defaultCwd;
     private final String tmpDir;
+    private String home;
     private final OffsetDateTime since;
 
     private final Map<String, Long> transitions = new TreeMap<>();
@@ -101,7 +102,7 @@ public final class Replay {
             calls.add(new ParallelReplay.Call(e.command(), e.cwd() != null ? e.cwd() : defaultCwd, batchSettings.get(i),
                     e.permissionMode()));
         }
-        List<Decider.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir,
+        List<Decider.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir, home,
                 Runtime.getRuntime().availableProcessors());
         for (int i = 0; i < verdicts.size(); i++) record(batch.get(i), verdicts.get(i));
         batch.clear();
@@ -136,6 +137,18 @@ public final class Replay {
         } catch (IOException ex) {
             throw new java.io.UncheckedIOException(ex);
         }
+    }
+
+    /**
+     * Judges the entries with this home directory ({@code ~} and {@code $HOME} in paths), as the hook would
+     * under it; unset, paths through the home directory are unknown.
+     *
+     * @param home {@code $HOME}; may be null
+     * @return this replay
+     */
+    public Replay home(String home) {
+        this.home = home;
+        return this;
     }
 
     /** Entries replayed so far. */

@@ -329,7 +329,8 @@ public final class RuleSuggester {
             list.add(new ParallelReplay.Call(c.command(), c.cwd() != null ? c.cwd() : defaultCwd, with.apply(c),
                     c.permissionMode()));
         }
-        return ParallelReplay.decideCalls(list, engine, tmpDir, Runtime.getRuntime().availableProcessors());
+        return ParallelReplay.decideCalls(list, engine, tmpDir, System.getenv("HOME"),
+                Runtime.getRuntime().availableProcessors());
     }
 
     private static List<List<String>> fromJudgement(Decider.Verdict v) {

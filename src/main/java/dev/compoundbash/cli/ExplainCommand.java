@@ -12,6 +12,8 @@ import dev.compoundbash.hook.UserRules;
 import dev.compoundbash.facts.CallProblem;
 import dev.compoundbash.facts.RunTimeCode;
 import dev.compoundbash.facts.VariableWrite;
+import dev.compoundbash.facts.VariableUse;
+import dev.compoundbash.facts.PathOperand;
 import dev.compoundbash.hook.HookRunner;
 import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
@@ -88,7 +90,7 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("ruleCompileErrors", engine.compileErrors());
         // The hook's own decision function, so explain and the hook never disagree.
         Decider.Verdict v = Decider.decideOrDefer(new Decider.Call(command, dir.toString(), permissionMode, settings,
-                env.get("TMPDIR")), engine);
+                env.get("TMPDIR"), env.get("HOME")), engine);
         fill(doc, v);
         if (json) {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
@@ -197,6 +199,24 @@ public final class ExplainCommand implements Callable<Integer> {
                     "findings", findingsFor(findings, c.getId())));
         }
         doc.put("runTimeCode", code);
+        List<Map<String, Object>> pathOps = new ArrayList<>();
+        for (PathOperand o : j.facts().pathOperands()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("commandId", o.getCommandId());
+            m.put("program", o.getProgram());
+            m.put("word", o.getWord());
+            m.put("access", o.getAccess());
+            m.put("status", o.getStatus());
+            if (o.getResolvedPath() != null) m.put("resolvedPath", o.getResolvedPath());
+            if (o.getWhy() != null) m.put("why", o.getWhy());
+            pathOps.add(m);
+        }
+        doc.put("pathOperands", pathOps);
+        List<Map<String, Object>> uses = new ArrayList<>();
+        for (VariableUse u : j.facts().variableUses()) {
+            uses.add(Map.of("commandId", u.getCommandId(), "name", u.getName(), "setInCommand", u.isSetInCommand()));
+        }
+        doc.put("variableUses", uses);
         List<Map<String, Object>> call = findingsFor(findings, -1);
         if (!call.isEmpty()) doc.put("callFindings", call);
         doc.put("decision", decision(v));

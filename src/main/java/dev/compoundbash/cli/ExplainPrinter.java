@@ -70,6 +70,20 @@ final class ExplainPrinter {
                             + "  [" + f.get("rule") + "]");
                 }
             }
+            for (Map<String, Object> o : (List<Map<String, Object>>) doc.getOrDefault("pathOperands", List.of())) {
+                out.println("  path #" + o.get("commandId") + " " + o.get("program") + " " + o.get("access") + " "
+                        + o.get("word") + ": " + o.get("status")
+                        + (o.containsKey("resolvedPath") ? " " + o.get("resolvedPath") : "")
+                        + (o.containsKey("why") ? " (" + o.get("why") + ")" : ""));
+            }
+            for (Map<String, Object> w : (List<Map<String, Object>>) doc.getOrDefault("variableWrites", List.of())) {
+                out.println("  variable write " + (w.get("name") == null ? "(a name only known at run time)" : w.get("name"))
+                        + " by " + w.get("how"));
+            }
+            for (Map<String, Object> u : (List<Map<String, Object>>) doc.getOrDefault("variableUses", List.of())) {
+                out.println("  variable use #" + u.get("commandId") + " $" + u.get("name")
+                        + (Boolean.TRUE.equals(u.get("setInCommand")) ? " (set in the command)" : " (from the environment)"));
+            }
             out.println(bold("\nrules fired:"));
             for (Map<String, Object> f : (List<Map<String, Object>>) doc.get("firedRules")) {
                 out.println("  " + f.get("name") + "  (" + f.get("file") + ")");

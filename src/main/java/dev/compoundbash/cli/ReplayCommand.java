@@ -100,7 +100,7 @@ public final class ReplayCommand implements Callable<Integer> {
             });
         }
         String defaultCwd = (cwd != null ? cwd : Path.of("")).toAbsolutePath().toString();
-        Replay replay = new Replay(engine, settings, defaultCwd, env.get("TMPDIR"), from);
+        Replay replay = new Replay(engine, settings, defaultCwd, env.get("TMPDIR"), from).home(env.get("HOME"));
         boolean terminal = stderrIsTerminal();
         long start = System.nanoTime();
         for (Path log : logs) {

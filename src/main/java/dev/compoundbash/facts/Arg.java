@@ -27,14 +27,18 @@ import java.util.List;
  * @param lead     the first character of every resulting word is known not to be {@code -}, so none is an option
  * @param spliced  a wrapper splices run-time text into this otherwise static word ({@code xargs -I R},
  *                 {@code find -exec ... {}}): {@code text} is the literal word, its value only known at run time
+ * @param variable the name of the one variable the word consists of ({@code $f}, {@code "$f"}, {@code ${f}}),
+ *                 else null
+ * @param homeSuffix when the word is the home directory followed by static text ({@code ~}, {@code ~/x},
+ *                 {@code $HOME/x}, {@code "${HOME}"/x}), that text ({@code ""}, {@code "/x"}); else null
  */
 public record Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
-                  boolean many, boolean lead, boolean spliced) {
+                  boolean many, boolean lead, boolean spliced, String variable, String homeSuffix) {
 
-    /** A word no wrapper splices into. */
+    /** A word no wrapper splices into, with no variable or home-directory form. */
     public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
                boolean many, boolean lead) {
-        this(text, isStatic, glob, brace, prefix, known, many, lead, false);
+        this(text, isStatic, glob, brace, prefix, known, many, lead, false, null, null);
     }
 
     /** Any number of words of any value: arguments a wrapper appends at run time ({@code xargs}). */
@@ -70,7 +74,8 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
      */
     public Arg splicedAt(String replace) {
         String pre = text.substring(0, Math.max(0, text.indexOf(replace)));
-        return new Arg(text, false, false, false, pre, false, false, !pre.isEmpty() && pre.charAt(0) != '-', true);
+        return new Arg(text, false, false, false, pre, false, false, !pre.isEmpty() && pre.charAt(0) != '-', true,
+                null, null);
     }
 
     /**
@@ -97,7 +102,63 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
         } else {
             lead = Boolean.TRUE.equals(b.lead);
         }
-        return new Arg(v.text(), v.isStatic(), v.glob(), v.braceExpansion(), pre, b.known && !b.many, b.many, lead);
+        return new Arg(v.text(), v.isStatic(), v.glob(), v.braceExpansion(), pre, b.known && !b.many, b.many, lead,
+                false, variable(word.parts()), homeSuffix(word.parts()));
+    }
+
+    /** The one simple variable the parts consist of, or null. */
+    private static String variable(List<WordPart> parts) {
+        if (parts.size() != 1) return null;
+        WordPart p = parts.get(0);
+        if (p instanceof WordPart.DoubleQuoted dq) {
+            if (dq.localized() || dq.parts().size() != 1) return null;
+            p = dq.parts().get(0);
+        }
+        return p instanceof WordPart.ParamExpansion pe && plain(pe) ? pe.name() : null;
+    }
+
+    private static boolean plain(WordPart.ParamExpansion pe) {
+        return (pe.prefix() == null || pe.prefix().isEmpty()) && pe.index() == null
+                && (pe.operator() == null || pe.operator().isEmpty()) && pe.name().matches("[A-Za-z_][A-Za-z0-9_]*");
+    }
+
+    /**
+     * The static text after a leading home directory ({@code ~} without a user, {@code $HOME}, {@code ${HOME}},
+     * quoted or not), or null when the word does not start so or holds any other expansion.
+     */
+    private static String homeSuffix(List<WordPart> parts) {
+        if (parts.isEmpty()) return null;
+        WordPart first = parts.get(0);
+        List<WordPart> rest = parts.subList(1, parts.size());
+        StringBuilder sb = new StringBuilder();
+        if (first instanceof WordPart.Tilde t) {
+            if (t.user() != null && !t.user().isEmpty()) return null;
+        } else if (first instanceof WordPart.ParamExpansion pe && plain(pe) && pe.name().equals("HOME")) {
+            // $HOME
+        } else if (first instanceof WordPart.DoubleQuoted dq && !dq.localized() && !dq.parts().isEmpty()
+                && dq.parts().get(0) instanceof WordPart.ParamExpansion pe && plain(pe) && pe.name().equals("HOME")) {
+            if (!staticText(dq.parts().subList(1, dq.parts().size()), sb, true)) return null;
+        } else {
+            return null;
+        }
+        return staticText(rest, sb, false) ? sb.toString() : null;
+    }
+
+    /** Appends the value of parts holding no expansion, glob or brace; false when they hold one. */
+    private static boolean staticText(List<WordPart> parts, StringBuilder sb, boolean quoted) {
+        for (WordPart p : parts) {
+            if (p instanceof WordPart.Literal lit) {
+                if (!quoted && lit.raw().chars().anyMatch(c -> "*?[{".indexOf(c) >= 0)) return false;
+                sb.append(lit.value());
+            } else if (p instanceof WordPart.SingleQuoted sq) {
+                sb.append(sq.value());
+            } else if (p instanceof WordPart.DoubleQuoted dq && !dq.localized()) {
+                if (!staticText(dq.parts(), sb, true)) return false;
+            } else {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True when the word holds an expansion: its value is only known at run time. */

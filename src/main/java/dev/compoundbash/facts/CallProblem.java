@@ -20,6 +20,8 @@ public final class CallProblem {
     public static final String RULE_ERROR = "rule error";
     /** The command holds a construct, option or context the extractor does not model: nothing in it is approved. */
     public static final String UNMODELLED = "unmodelled";
+    /** The command holds Unicode whitespace, which can make it read differently from how it looks. */
+    public static final String UNICODE_WHITESPACE = "unicode whitespace";
 
     private final String kind;
     private final String message;

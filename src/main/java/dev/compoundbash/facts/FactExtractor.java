@@ -52,6 +52,23 @@ public final class FactExtractor {
     private final List<RunTimeCode> runTimeCode = new ArrayList<>();
     private final java.util.Set<VariableEvaluation> evaluations = new java.util.LinkedHashSet<>();
     private final List<CallProblem> problems = new ArrayList<>();
+    private final List<PathOperand> pathOperands = new ArrayList<>();
+    private final PathResolver paths;
+    /**
+     * The directories a relative path may be taken against at this point of the walk: the start directory, and
+     * every directory an earlier cd/pushd may have moved to (kept, since a cd in a subshell or a failed cd leaves
+     * the old one); null once a directory change went somewhere only known at run time.
+     */
+    private List<java.nio.file.Path> bases;
+    /** A wrapper that runs its payload in another directory is being unwrapped: relative paths are unknown. */
+    private boolean otherDirectory;
+    private final java.util.Set<VariableUse> variableUses = new java.util.LinkedHashSet<>();
+    /** The innermost simple command whose words are being walked, or -1. */
+    private int currentCommand = -1;
+    /** Variables the command set so far to values not taken from the environment. */
+    private final java.util.Set<String> clean = new java.util.HashSet<>();
+    /** Values of the for-loop variables in scope whose words are all static. */
+    private final java.util.Map<String, List<Arg>> loopValues = new java.util.HashMap<>();
     /** Variables assigned a value only known at run time (an expansion, read, mapfile, a loop over expansions). */
     private final java.util.Set<String> runTimeValues = new java.util.HashSet<>();
     /** Source text of every arithmetic context: (( )), $(( )), for (( )), subscripts, [[ -eq ]] operands, let. */
@@ -86,6 +103,8 @@ public final class FactExtractor {
     private FactExtractor(String source, Environment env) {
         this.source = source;
         this.targets = new RedirectTargets(env);
+        this.paths = new PathResolver(targets, env.home());
+        this.bases = List.of(targets.roots().get(0));
     }
 
     /**
@@ -105,7 +124,7 @@ public final class FactExtractor {
     private Facts facts() {
         return new Facts(List.copyOf(subCommands), List.copyOf(wrappers), List.copyOf(findActions),
                 List.copyOf(redirects), List.copyOf(variableWrites), List.copyOf(evaluations),
-                List.copyOf(runTimeCode));
+                List.copyOf(runTimeCode), List.copyOf(pathOperands), List.copyOf(variableUses));
     }
 
     /**
@@ -134,6 +153,19 @@ public final class FactExtractor {
 
     /** Records a write of {@code name} (null: only known at run time) in effect for the commands after this point. */
     private void write(String name, String how, boolean runTime, int commandId) {
+        write(name, how, runTime, commandId, false);
+    }
+
+    /** {@link #write}, noting whether the value comes from the environment (then its later uses reveal it). */
+    private void write(String name, String how, boolean runTime, int commandId, boolean fromEnvironment) {
+        if (name == null) {
+            loopValues.clear();
+            clean.clear();
+        } else {
+            loopValues.remove(name);
+            if (fromEnvironment) clean.remove(name);
+            else clean.add(name);
+        }
         variableWrites.add(new VariableWrite(nextId++, name, nextId - 1, false, runTime, how, commandId));
         if (runTime && name != null) runTimeValues.add(name);
     }
@@ -194,8 +226,13 @@ public final class FactExtractor {
             String name = var.isStatic() ? var.text() : null;
             boolean runTime = f.items() == null;
             if (f.items() != null) for (Word w : f.items()) runTime |= !WordValue.of(w, source).isStatic();
-            write(name, f.select() ? "select loop" : "for loop", runTime || f.select(), -1);
+            boolean env = f.items() == null;
+            if (f.items() != null) for (Word w : f.items()) env |= fromEnvironment(w);
+            write(name, f.select() ? "select loop" : "for loop", runTime || f.select(), -1, env);
+            boolean bound = name != null && !runTime && !f.select();
+            if (bound) loopValues.put(name, Arg.of(f.items(), source));
             list(f.body(), false);
+            if (bound) loopValues.remove(name);
             context.remove(context.size() - 1);
             redirections(f.redirections(), -1);
         } else if (c instanceof Command.ArithFor f) {
@@ -262,6 +299,7 @@ public final class FactExtractor {
             String role = u != null || stdin != null ? "wrapper" : "command";
             SubCommand sc = commandFact(id, args, dyn, raw, top, role, -1, false, assignmentWords);
             subCommands.add(sc);
+            pathOperands(sc);
             // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
             if (!dyn[0] && sc.getBaseName().equals("find")) {
                 for (WrapperGrammar.Action a : WrapperGrammar.findActions(argv)) {
@@ -271,11 +309,16 @@ public final class FactExtractor {
             if (u != null) unwrap(sc, u, args, dyn, top, s.redirections());
             if (stdin != null) stdinScriptPayload(sc, stdin, top, sc.getAssignments());
             // Expansions inside the words run too, nested.
+            int savedCommand = currentCommand;
+            currentCommand = id;
             for (Word w : s.words()) word(w);
+            currentCommand = savedCommand;
             if (!dyn[0]) builtinWrites(argv, dyn, id);
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
-            for (Assignment a : s.assignments()) write(a.name(), "assignment", runTimeAssignment(a), -1);
+            for (Assignment a : s.assignments()) {
+                write(a.name(), "assignment", runTimeAssignment(a), -1, fromEnvironment(a));
+            }
         }
         redirections(s.redirections(), id);
     }
@@ -322,6 +365,7 @@ public final class FactExtractor {
         boolean declaration = dev.compoundbash.shell.Parser.DECLARATION.contains(name);
         boolean reader = VARIABLE_READERS.contains(name);
         java.util.Set<String> runTimeNames = new java.util.HashSet<>();
+        java.util.Set<String> envNames = new java.util.HashSet<>();
         if (name.equals("let")) {
             for (int i = 1; i < argv.size(); i++) arithmeticTexts.add(argv.get(i));
         }
@@ -333,11 +377,13 @@ public final class FactExtractor {
             if (namePart.indexOf('$') >= 0 || namePart.indexOf('`') >= 0 || !namePart.matches("[A-Za-z_].*")) {
                 runTimeCode(text, Context.EVALUATED_NAME);
             } else if (eq > 0) {
-                // NAME=$(...): a value only known at run time
+                // NAME=$(...): a value only known at run time; NAME=$VAR: one taken from the environment
                 runTimeNames.add(VariableWrites.nameOf(text));
+                String value = text.substring(eq + 1).replace("$(", "");
+                if (value.indexOf('$') >= 0) envNames.add(VariableWrites.nameOf(text));
             }
         }
-        for (String n : names) write(n, name, reader || runTimeNames.contains(n), commandId);
+        for (String n : names) write(n, name, reader || runTimeNames.contains(n), commandId, envNames.contains(n));
         if (name.equals("test") || name.equals("[")) {
             for (int i = 2; i < argv.size(); i++) {
                 if (dyn[i] && argv.get(i - 1).equals("-v")) runTimeCode(argv.get(i), Context.EVALUATED_NAME);
@@ -432,7 +478,9 @@ public final class FactExtractor {
         int savedPrivilege = privilegeId;
         List<String> savedInherited = inherited;
         InlineLink savedInline = inline;
+        boolean savedOther = otherDirectory;
         if (u.privileged()) privilegeId = sc.getId();
+        if (u.changesDirectory()) otherDirectory = true;
         // Payloads are reached through this wrapper, not linked to an enclosing inline script's shell.
         inline = null;
         wrapperDepth++;
@@ -443,7 +491,83 @@ public final class FactExtractor {
             privilegeId = savedPrivilege;
             inherited = savedInherited;
             inline = savedInline;
+            otherDirectory = savedOther;
         }
+    }
+
+    /** Special and positional parameters (bash(1) "Special Parameters"): set by the shell, not the environment. */
+    private static boolean special(String name) {
+        return name.isEmpty() || !Character.isLetter(name.charAt(0)) && name.charAt(0) != '_';
+    }
+
+    /** True when the assignment's value expands a variable the command did not set (outside $( )). */
+    private boolean fromEnvironment(Assignment a) {
+        if (a.value() != null && fromEnvironment(a.value())) return true;
+        if (a.array() != null) for (ArrayElement e : a.array()) if (fromEnvironment(e.value())) return true;
+        return false;
+    }
+
+    private boolean fromEnvironment(Word w) {
+        return w != null && fromEnvironment(w.parts());
+    }
+
+    private boolean fromEnvironment(List<WordPart> parts) {
+        for (WordPart p : parts) {
+            if (p instanceof WordPart.ParamExpansion pe) {
+                if (!special(pe.name()) && !clean.contains(pe.name())
+                        && !dev.compoundbash.facts.NameList.of("known-values").contains(pe.name())) return true;
+                for (Word o : pe.operands()) if (fromEnvironment(o)) return true;
+            } else if (p instanceof WordPart.DoubleQuoted dq) {
+                if (fromEnvironment(dq.parts())) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Directory changers whose operand moves every later relative path (bash(1) "cd", "pushd", "popd"). */
+    private static final java.util.Set<String> DIRECTORY_CHANGERS = java.util.Set.of("cd", "pushd", "popd",
+            "chdir");
+
+    /** Beyond this many possible directories, relative paths are unknown. */
+    private static final int MAX_BASES = 16;
+
+    /**
+     * The {@link PathOperand}s of {@code sc} when its program is in {@link ProgramTable}, each resolved by
+     * {@link PathResolver} against the directories it may run in; then, for cd/pushd/popd, the directories later
+     * relative paths may be taken against.
+     */
+    private void pathOperands(SubCommand sc) {
+        if (sc.isDynamicName()) return;
+        String name = sc.getBaseName();
+        PathCheckedProgram p = ProgramTable.programs().get(name);
+        List<java.nio.file.Path> here = otherDirectory ? null : bases;
+        if (p != null) {
+            for (ProgramTable.Operand o : ProgramTable.operands(p, sc.getArgs())) {
+                if (o.arg().spliced()) continue; // find's {} and xargs -I: paths the wrapper found, see README
+                PathResolver.Result r = paths.resolve(o.arg(), here, loopValues);
+                pathOperands.add(new PathOperand(nextId++, sc.getId(), name, o.arg().text(), o.access(), r.status(),
+                        r.path(), r.why()));
+            }
+        }
+        if (!DIRECTORY_CHANGERS.contains(name)) return;
+        if (otherDirectory || bases == null) return;
+        List<ProgramTable.Operand> target = name.equals("popd") ? List.of()
+                : ProgramTable.operands(ProgramTable.programs().get("cd"), sc.getArgs());
+        if (target.isEmpty() || target.get(0).arg().dynamic() && target.get(0).arg().homeSuffix() == null) {
+            bases = null; // popd, cd -, cd "$d": somewhere only known at run time
+            return;
+        }
+        List<java.nio.file.Path> next = new ArrayList<>(bases);
+        for (java.nio.file.Path b : bases) {
+            PathResolver.Result r = paths.resolve(target.get(0).arg(), List.of(b), loopValues);
+            if (r.path() == null) {
+                bases = null;
+                return;
+            }
+            java.nio.file.Path d = java.nio.file.Path.of(r.path());
+            if (!next.contains(d)) next.add(d);
+        }
+        bases = next.size() > MAX_BASES ? null : List.copyOf(next);
     }
 
     private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<Arg> args, boolean[] dyn,
@@ -520,6 +644,7 @@ public final class FactExtractor {
             SubCommand payload = commandFact(pid, pargs, pdyn, String.join(" ", pargv), top,
                     inner != null || stdin != null ? "wrapper" : "payload", wid, u.appendsArguments(), env);
             subCommands.add(payload);
+            pathOperands(payload);
             if (inner != null) unwrap(payload, inner, pargs, pdyn, top, redirections);
             if (stdin != null) stdinScriptPayload(payload, stdin, top, env);
         }
@@ -730,6 +855,9 @@ public final class FactExtractor {
         } else if (p instanceof WordPart.ArithExpansion ae) {
             arithmetic(ae.expression());
         } else if (p instanceof WordPart.ParamExpansion pe) {
+            if (currentCommand != -1) {
+                variableUses.add(new VariableUse(currentCommand, pe.name(), special(pe.name()) || clean.contains(pe.name())));
+            }
             paramEffects(pe);
             if (pe.index() != null) {
                 context.add(Context.ARRAY_SUBSCRIPT);
@@ -841,7 +969,10 @@ public final class FactExtractor {
         if (r.hereDoc() != null) {
             if (!r.hereDoc().quoted()) {
                 context.add(Context.HEREDOC_BODY);
+                int savedCommand = currentCommand;
+                currentCommand = commandId;
                 word(r.hereDoc().body());
+                currentCommand = savedCommand;
                 context.remove(context.size() - 1);
             }
             redirects.add(new Redirect(nextId++, commandId, r.fd(), r.operator(), r.hereDoc().delimiter(), false,
@@ -878,6 +1009,8 @@ public final class FactExtractor {
 
     /** Adds a {@link Redirect} for a file opened for writing or reading, classified against the allowed directories. */
     private void fileTarget(int commandId, String fd, String op, String text, boolean dynamic, boolean output) {
+        // /dev/stdout, /dev/fd/N, /proc/self/...: whatever the descriptor names in the process that opens it
+        if (!dynamic && PathResolver.processRelative(text)) dynamic = true;
         if (dynamic) {
             redirects.add(new Redirect(nextId++, commandId, fd, op, text, output, true, false, false, false, null,
                     false, null, targets.configurationError()));

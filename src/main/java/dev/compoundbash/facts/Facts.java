@@ -14,15 +14,26 @@ import java.util.List;
  * @param variableWrites  every shell variable the command sets
  * @param evaluations     variables whose values bash evaluates as arithmetic or as names
  * @param runTimeCode     code evaluated at run time that cannot be read
+ * @param pathOperands    the words commands open as files, resolved against the working directories
+ * @param variableUses    the variables commands expand
  */
 public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
                     List<Redirect> redirects, List<VariableWrite> variableWrites,
-                    List<VariableEvaluation> evaluations, List<RunTimeCode> runTimeCode) {
+                    List<VariableEvaluation> evaluations, List<RunTimeCode> runTimeCode,
+                    List<PathOperand> pathOperands, List<VariableUse> variableUses) {
 
     /** Facts of commands, wrappers, find actions and redirects only (tests that build facts by hand). */
     public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
                  List<Redirect> redirects) {
-        this(subCommands, wrappers, findActions, redirects, List.of(), List.of(), List.of());
+        this(subCommands, wrappers, findActions, redirects, List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    /** Facts without path operands. */
+    public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
+                 List<Redirect> redirects, List<VariableWrite> variableWrites, List<VariableEvaluation> evaluations,
+                 List<RunTimeCode> runTimeCode) {
+        this(subCommands, wrappers, findActions, redirects, variableWrites, evaluations, runTimeCode, List.of(),
+                List.of());
     }
 
     /** No facts: a call whose command was not read. */
@@ -39,6 +50,8 @@ public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<F
         out.addAll(variableWrites);
         out.addAll(evaluations);
         out.addAll(runTimeCode);
+        out.addAll(pathOperands);
+        out.addAll(variableUses);
         return out;
     }
 

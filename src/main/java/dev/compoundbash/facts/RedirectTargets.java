@@ -15,7 +15,6 @@ import java.util.Set;
  * out. The working directory and each additional directory are resolved the same way.
  */
 public final class RedirectTargets {
-    /** Devices a redirection may always write to. {@code /dev/fd/*} is deliberately absent. */
     /**
      * Whether a redirection target may open a network connection: bash opens {@code /dev/tcp/HOST/PORT} and
      * {@code /dev/udp/HOST/PORT} as sockets, for input as well as output (bash(1) "REDIRECTION"), so even
@@ -32,8 +31,13 @@ public final class RedirectTargets {
                 || t.startsWith("/dev/tc$") || t.startsWith("/dev/ud$");
     }
 
-    public static final Set<String> SAFE_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
-            "/dev/zero", "/dev/random", "/dev/urandom");
+    /**
+     * The one device a redirection may always open: {@code /dev/null}. Claude Code treats every other target as a
+     * path (measured, 2.1.328: {@code > /dev/stderr} is a write outside the working directories), and
+     * {@code /dev/stdout}, {@code /dev/stderr}, {@code /dev/stdin} and {@code /dev/fd/N} name whatever the
+     * descriptor is redirected to in the process that opens them ({@code echo x 1<outside >/dev/stdout}).
+     */
+    public static final Set<String> SAFE_DEVICES = Set.of("/dev/null");
     private static final Set<String> PROTECTED = Set.of(".git", ".claude");
 
     private final List<Path> roots = new ArrayList<>();
@@ -46,13 +50,24 @@ public final class RedirectTargets {
         for (String dir : env.additionalDirectories()) {
             Path p;
             try {
-                p = Path.of(dir);
+                // Claude Code resolves a relative entry against the start directory and ~ against HOME
+                // (measured, 2.1.328: "../home" and "~" entries both count).
+                if (dir.equals("~") || dir.startsWith("~/")) {
+                    if (env.home() == null) {
+                        error = true;
+                        continue;
+                    }
+                    p = Path.of(env.home() + dir.substring(1));
+                } else {
+                    p = Path.of(dir);
+                    if (!p.isAbsolute()) p = env.cwd().resolve(p);
+                }
             } catch (InvalidPathException e) {
                 error = true;
                 continue;
             }
-            if (!p.isAbsolute()) {
-                error = true;
+            if (dir.isEmpty() || dir.startsWith("~") && !dir.equals("~") && !dir.startsWith("~/")) {
+                error = true; // ~user: not resolved
                 continue;
             }
             roots.add(resolve(p));
@@ -67,7 +82,7 @@ public final class RedirectTargets {
         this.configurationError = error;
     }
 
-    /** True when an additional directory was not absolute (logged by the caller; redirects then ask). */
+    /** True when an additional directory could not be read as a path (redirects then ask). */
     public boolean configurationError() {
         return configurationError;
     }
@@ -107,6 +122,16 @@ public final class RedirectTargets {
             }
         }
         return new Classified(resolved.toString(), false, null);
+    }
+
+    /**
+     * Classifies an absolute path, as {@link #classify(String)} does.
+     *
+     * @param abs an absolute path
+     * @return where it lies
+     */
+    public Classified classify(Path abs) {
+        return classify(abs.toString());
     }
 
     /** Where a target lies: {@code resolvedPath} null when it could not be read as a path. */

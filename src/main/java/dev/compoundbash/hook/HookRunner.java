@@ -110,7 +110,7 @@ public final class HookRunner {
         RuleEngine engine = engines.engine(UserRules.files(env), env);
         for (String e : engine.compileErrors()) log.log("rules: user rules do not compile: " + e);
         Decider.Verdict v = decide(new Decider.Call(input.command(), input.cwd(), input.permissionMode(), settings,
-                env.get("TMPDIR")), engine, log);
+                env.get("TMPDIR"), env.get("HOME")), engine, log);
         decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v,
                 (System.nanoTime() - start) / 1000);
         return v.defers() ? null : HookOutput.json(v.outcome(), v.reason());

@@ -39,9 +39,14 @@ public final class Decider {
      * @param permissionMode the hook input's {@code permission_mode} as given; null or unknown: {@code default}
      * @param settings       the permission settings
      * @param tmpDir         {@code $TMPDIR}, for macOS's /tmp aliases; may be null
+     * @param home           {@code $HOME}, which {@code ~} and {@code $HOME} name in paths; null when not known
      */
     public record Call(String command, String cwd, String permissionMode, PermissionSettings settings,
-                       String tmpDir) {
+                       String tmpDir, String home) {
+        /** A call whose home directory is not known (paths through {@code ~} are then unknown). */
+        public Call(String command, String cwd, String permissionMode, PermissionSettings settings, String tmpDir) {
+            this(command, cwd, permissionMode, settings, tmpDir, null);
+        }
     }
 
     /**
@@ -105,10 +110,16 @@ public final class Decider {
             problems.add(new CallProblem(CallProblem.TOO_LONG, "command of " + command.length()
                     + " characters is over " + MAX_COMMAND_CHARS));
         } else {
+            int odd = unicodeWhitespace(command);
+            if (odd >= 0) {
+                problems.add(new CallProblem(CallProblem.UNICODE_WHITESPACE, String.format(
+                        "U+%04X at offset %d", command.codePointAt(odd), odd)));
+            }
             try {
                 script = Parser.parse(command);
                 FactExtractor.Extraction x = FactExtractor.extractAll(script,
-                        Environment.of(workingDirectory(call.cwd()), settings.additionalDirectories(), call.tmpDir()));
+                        Environment.of(workingDirectory(call.cwd()), settings.additionalDirectories(), call.tmpDir(),
+                                call.home()));
                 facts = x.facts();
                 problems.addAll(x.problems());
             } catch (ParseException e) {
@@ -164,6 +175,26 @@ public final class Decider {
             String pattern = BashPattern.innerPattern(r);
             if (pattern != null) out.add(new PermissionRule(kind, pattern, r.trim()));
         }
+    }
+
+    /**
+     * The offset of the first whitespace character outside ASCII (no-break and zero-width spaces, the Unicode space
+     * separators, line and paragraph separators, the byte-order mark), or -1. bash splits words on ASCII blanks
+     * only, so such a character joins what looks like two words; Claude Code asks ("Contains Unicode whitespace").
+     *
+     * @param command the command
+     * @return the offset, or -1
+     */
+    static int unicodeWhitespace(String command) {
+        for (int i = 0; i < command.length(); i++) {
+            char c = command.charAt(i);
+            if (c < 0x80) continue;
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u200b' || c == '\u200c'
+                    || c == '\u200d' || c == '\u2060' || c == '\ufeff' || c == '\u180e' || c == '\u00a0') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The working directory a call is judged in: {@code cwd} when absolute, else the process's own. */

@@ -3,6 +3,8 @@ package dev.compoundbash.rules;
 import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.CallProblem;
 import dev.compoundbash.facts.NameList;
+import dev.compoundbash.facts.PathCheckedProgram;
+import dev.compoundbash.facts.ProgramTable;
 import dev.compoundbash.facts.Decision;
 import dev.compoundbash.facts.Facts;
 import dev.compoundbash.facts.Finding;
@@ -44,13 +46,13 @@ import java.util.Map;
 public final class RuleEngine {
     /** The built-in DRL files, in the order they are compiled (classpath resources under {@code rules/}). */
     public static final List<String> BUILT_IN = List.of("call.drl", "approval.drl", "variables.drl", "tiers.drl",
-            "patterns.drl", "wrappers.drl", "redirects.drl", "modes.drl", "outcome.drl");
+            "patterns.drl", "wrappers.drl", "redirects.drl", "boundary.drl", "modes.drl", "outcome.drl");
 
     /** A user rule set that fires more rules than this for one command is taken to loop: it is a rule error. */
     public static final int MAX_FIRINGS = Integer.getInteger("compoundbash.maxFirings", 200_000);
 
     /** One evaluation may take this long before it is halted as a rule error (milliseconds). */
-    public static final long MAX_EVALUATION_MILLIS = Long.getLong("compoundbash.maxEvaluationMillis", 5_000L);
+    public static final long MAX_EVALUATION_MILLIS = Long.getLong("compoundbash.maxEvaluationMillis", 10_000L);
 
     private final InternalKnowledgeBase kieBase;
     private final List<String> compileErrors;
@@ -304,7 +306,8 @@ public final class RuleEngine {
             }
         };
         java.util.concurrent.atomic.AtomicBoolean halted = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
+        // Only user rules can fail to stop: the built-in ones always do, however slow a loaded machine is.
+        java.util.concurrent.ScheduledFuture<?> watchdog = builtInPackages == null ? null : WATCHDOG.schedule(() -> {
             halted.set(true);
             session.halt();
         }, MAX_EVALUATION_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -313,6 +316,7 @@ public final class RuleEngine {
             for (Object f : facts.all()) session.insert(f);
             for (PermissionRule r : permissionRules) session.insert(r);
             for (NameList l : NameList.builtIn().values()) session.insert(l);
+            for (PathCheckedProgram p : ProgramTable.programs().values()) session.insert(p);
             session.insert(context != null ? context : CallContext.defaultMode());
             for (CallProblem p : problems) session.insert(p);
             int n = session.fireAllRules(MAX_FIRINGS);
@@ -334,7 +338,7 @@ public final class RuleEngine {
             findings.sort(java.util.Comparator.comparingLong(Finding::getSeq));
             return new Evaluation(decision, findings, fired);
         } finally {
-            watchdog.cancel(false);
+            if (watchdog != null) watchdog.cancel(false);
             session.removeEventListener(listener);
             session.dispose();
         }

@@ -98,16 +98,20 @@ public final class SettingsLoader {
                 if (user != null && user.writesInDefaultMode() != null) acc.writesInDefaultMode = user.writesInDefaultMode();
                 // Claude Code does not read the user scope's settings.local.json (measured, 2.1.328): its ask and
                 // deny rules still count here (stricter is safe), its allow rules and directories never do.
-                readFile(acc, sources.userDir().resolve("settings.local.json"), false, false, true);
+                readFile(acc, sources.userDir().resolve("settings.local.json"), false, false,
+                        "Claude Code does not read this file");
             }
             Path project = sources.projectDir();
             if (project != null) {
-                readStandard(acc, project, "settings.json");
+                // A workspace Claude Code does not trust gives ask and deny rules only (its allow rules are dropped).
+                String untrusted = sources.projectTrusted() ? null : "the workspace is not trusted in Claude Code"
+                        + " (no projects[DIR].hasTrustDialogAccepted in its global config)";
+                readStandard(acc, project, "settings.json", untrusted);
                 Path root = sources.gitRoot();
                 if (root != null && !sameDirectory(root, project)) {
-                    readStandard(acc, root, "settings.local.json");
+                    readStandard(acc, root, "settings.local.json", untrusted);
                 }
-                readStandard(acc, project, "settings.local.json");
+                readStandard(acc, project, "settings.local.json", untrusted);
             }
             if (sources.managedDir() != null) {
                 readFile(acc, sources.managedDir().resolve("managed-settings.json"), false, true);
@@ -175,7 +179,7 @@ public final class SettingsLoader {
         }
     }
 
-    private static void readStandard(Acc acc, Path dir, String name) {
+    private static void readStandard(Acc acc, Path dir, String name, String askDenyOnly) {
         Path file;
         try {
             file = dir.resolve(".claude").resolve(name);
@@ -183,14 +187,18 @@ public final class SettingsLoader {
             acc.warnings.add("invalid directory " + quote(dir.toString()) + ": " + ex.getMessage());
             return;
         }
-        readFile(acc, file, false, false);
+        readFile(acc, file, false, false, askDenyOnly);
     }
 
     private static void readFile(Acc acc, Path file, boolean reportMissing, boolean managed) {
-        readFile(acc, file, reportMissing, managed, false);
+        readFile(acc, file, reportMissing, managed, null);
     }
 
-    private static void readFile(Acc acc, Path file, boolean reportMissing, boolean managed, boolean askDenyOnly) {
+    /**
+     * Reads one file into {@code acc}; with {@code askDenyOnly} (why, for the note), only its ask and deny rules
+     * count.
+     */
+    private static void readFile(Acc acc, Path file, boolean reportMissing, boolean managed, String askDenyOnly) {
         acc.lastParsed = null;
         Parsed parsed;
         try {
@@ -230,14 +238,13 @@ public final class SettingsLoader {
             return; // structural problem, warning already recorded
         }
         for (int i = 0; i < KEYS.length; i++) {
-            if (askDenyOnly && (i == 0 || i == 3)) continue;
+            if (askDenyOnly != null && (i == 0 || i == 3)) continue;
             acc.lists.get(i).addAll(parsed.lists().get(i));
             if (managed) acc.managedLists.get(i).addAll(parsed.lists().get(i));
         }
-        if (askDenyOnly && (!parsed.lists().get(0).isEmpty() || !parsed.lists().get(3).isEmpty())) {
+        if (askDenyOnly != null && (!parsed.lists().get(0).isEmpty() || !parsed.lists().get(3).isEmpty())) {
             acc.notes.add(file + ": " + parsed.lists().get(0).size() + " allow rule(s) and " + parsed.lists().get(3).size()
-                    + " additional director(ies) not used: Claude Code does not read this file, so only its ask and"
-                    + " deny rules count");
+                    + " additional director(ies) not used: " + askDenyOnly + ", so only its ask and deny rules count");
         }
         acc.lastParsed = parsed;
         if (managed && parsed.managedRulesOnly() != null) {

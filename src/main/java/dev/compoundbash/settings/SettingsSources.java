@@ -25,7 +25,13 @@ import java.util.Map;
  *                   or a file in a worktree); null when there is none or no project directory
  * @param warnings   problems met while working the directories out (for example {@code HOME} unset)
  */
-public record SettingsSources(Path managedDir, Path userDir, Path projectDir, Path gitRoot, List<String> warnings) {
+public record SettingsSources(Path managedDir, Path userDir, Path projectDir, Path gitRoot, List<String> warnings,
+                              boolean projectTrusted) {
+
+    /** Sources whose project is trusted (tests, and callers that judge trust themselves). */
+    public SettingsSources(Path managedDir, Path userDir, Path projectDir, Path gitRoot, List<String> warnings) {
+        this(managedDir, userDir, projectDir, gitRoot, warnings, true);
+    }
 
     /** The managed settings directory on Linux and WSL. */
     public static final Path LINUX_MANAGED_DIR = Path.of("/etc/claude-code");
@@ -70,7 +76,35 @@ public record SettingsSources(Path managedDir, Path userDir, Path projectDir, Pa
             }
         }
         Path projectDir = path(e.get("CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR", warnings);
-        return new SettingsSources(managedDirFor(osName), userDir, projectDir, gitRoot(projectDir), warnings);
+        Path config = e.get("CLAUDE_CONFIG_DIR") != null && !e.get("CLAUDE_CONFIG_DIR").isEmpty() ? userDir
+                : path(e.get("HOME"), "HOME", new ArrayList<>());
+        boolean trusted = e.get("CLAUDE_CODE_SANDBOXED") != null && !e.get("CLAUDE_CODE_SANDBOXED").isEmpty()
+                || projectDir != null && config != null && trusted(config.resolve(".claude.json"), projectDir);
+        return new SettingsSources(managedDirFor(osName), userDir, projectDir, gitRoot(projectDir), warnings, trusted);
+    }
+
+    /**
+     * Whether Claude Code trusts the workspace {@code project}: its global config ({@code ~/.claude.json}, or
+     * {@code $CLAUDE_CONFIG_DIR/.claude.json}) records {@code projects[DIR].hasTrustDialogAccepted: true} for it or
+     * a directory above it. Claude Code drops a project's allow rules while the workspace is not trusted (measured,
+     * 2.1.328: "Dropped 1 project-scoped permissions.allow entry — workspace not yet trusted"), and so does the hook.
+     *
+     * @param globalConfig the global config file
+     * @param project      the project directory
+     * @return true when trusted; false when the file or the record is missing or unreadable
+     */
+    static boolean trusted(Path globalConfig, Path project) {
+        try {
+            if (!java.nio.file.Files.isRegularFile(globalConfig)) return false;
+            com.fasterxml.jackson.databind.JsonNode projects = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(globalConfig.toFile()).path("projects");
+            for (Path p = project.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
+                if (projects.path(p.toString()).path("hasTrustDialogAccepted").asBoolean(false)) return true;
+            }
+            return false;
+        } catch (java.io.IOException | RuntimeException ex) {
+            return false;
+        }
     }
 
     /**
@@ -93,7 +127,7 @@ public record SettingsSources(Path managedDir, Path userDir, Path projectDir, Pa
      * @return a copy with {@code managedDir} replaced
      */
     public SettingsSources withManagedDir(Path dir) {
-        return new SettingsSources(dir, userDir, projectDir, gitRoot, warnings);
+        return new SettingsSources(dir, userDir, projectDir, gitRoot, warnings, projectTrusted);
     }
 
     /**

@@ -146,7 +146,7 @@ class FrontEndAgreementTest {
         // 3. replay of the hook's own log entry
         List<Answer> replayed = new ArrayList<>();
         PermissionSettings fixed = SettingsLoader.loadFiles(List.of(settings));
-        Replay replay = new Replay(engine, cwd -> fixed, work.toString(), null, null);
+        Replay replay = new Replay(engine, cwd -> fixed, work.toString(), null, null).home(home.toString());
         replay.observe((e, v) -> replayed.add(new Answer(v.outcome(), v.reason())));
         replay.replay(decisionLog, null);
         replay.report(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
@@ -154,7 +154,7 @@ class FrontEndAgreementTest {
         // 4. rules test
         DecisionCases.Case here = new DecisionCases.Case(c.file(), c.line(), c.id(), c.command(), c.allow(), c.ask(),
                 c.deny(), c.additionalDirectories(), work.toString(), c.expected(), c.why(), c.permissionMode());
-        DecisionCases.Result r = DecisionCases.run(here, engine, Map.of());
+        DecisionCases.Result r = DecisionCases.run(here, engine, env);
         Answer rulesTest = new Answer(r.actual(), r.reason());
 
         String what = c.id() + ": " + c.command();

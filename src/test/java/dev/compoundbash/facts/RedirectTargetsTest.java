@@ -74,12 +74,22 @@ class RedirectTargetsTest {
     }
 
     @Test
-    void additionalDirectoriesMustBeAbsolute() throws Exception {
+    void additionalDirectoriesAreResolvedAsClaudeCodeResolvesThem() throws Exception {
         Path cwd = Files.createDirectory(tmp.resolve("work"));
         Path extra = Files.createDirectory(tmp.resolve("extra"));
         assertThat(targets(cwd, extra.toString()).classify(extra.resolve("x").toString()).inside()).isTrue();
         assertThat(targets(cwd, extra.toString()).configurationError()).isFalse();
-        assertThat(targets(cwd, "relative/dir").configurationError()).isTrue();
+        // relative to the start directory (Claude Code documents "../docs/"; measured: "../home" counts)
+        RedirectTargets rel = targets(cwd, "../extra");
+        assertThat(rel.configurationError()).isFalse();
+        assertThat(rel.classify(extra.resolve("x").toString()).inside()).isTrue();
+        // ~ is the home directory; without one known, the entry cannot be read
+        Path home = Files.createDirectory(tmp.resolve("home"));
+        RedirectTargets tilde = new RedirectTargets(new Environment(cwd, List.of("~/notes"), "Linux", null,
+                home.toString()));
+        assertThat(tilde.classify(home.resolve("notes/a").toString()).inside()).isTrue();
+        assertThat(targets(cwd, "~/notes").configurationError()).isTrue();
+        assertThat(targets(cwd, "~other/notes").configurationError()).isTrue();
     }
 
     @Test

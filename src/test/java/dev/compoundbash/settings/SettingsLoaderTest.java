@@ -37,13 +37,37 @@ class SettingsLoaderTest {
         return f;
     }
 
-    private Map<String, String> env(boolean withProject) {
+    private Map<String, String> env(boolean withProject) throws IOException {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", home().toString());
         if (withProject) {
             env.put("CLAUDE_PROJECT_DIR", project().toString());
+            trust(project());
         }
         return env;
+    }
+
+    /** Records Claude Code's trust in a workspace, as accepting its trust dialog does. */
+    private void trust(Path dir) throws IOException {
+        Files.createDirectories(home());
+        Files.writeString(home().resolve(".claude.json"), "{\"projects\":{\"" + dir + "\":{\"hasTrustDialogAccepted\":true}}}");
+    }
+
+    @Test
+    void anUntrustedWorkspaceGivesAskAndDenyRulesOnly() throws IOException {
+        write(project(), "settings.json", "{\"permissions\":{\"allow\":[\"Bash(npm test)\"],\"deny\":[\"Bash(rm *)\"],"
+                + "\"additionalDirectories\":[\"/opt\"]}}");
+        Map<String, String> env = Map.of("HOME", home().toString(), "CLAUDE_PROJECT_DIR", project().toString());
+        PermissionSettings s = SettingsLoader.load(env);
+        assertThat(s.allow()).isEmpty();
+        assertThat(s.additionalDirectories()).isEmpty();
+        assertThat(s.deny()).containsExactly("Bash(rm *)");
+        assertThat(s.notes()).singleElement().asString().contains("the workspace is not trusted");
+        // Trust of a directory above the project counts, as in Claude Code.
+        trust(tmp);
+        assertThat(SettingsLoader.load(env).allow()).containsExactly("Bash(npm test)");
+        assertThat(SettingsLoader.load(Map.of("HOME", home().toString(), "CLAUDE_PROJECT_DIR", project().toString(),
+                "CLAUDE_CODE_SANDBOXED", "1")).allow()).containsExactly("Bash(npm test)");
     }
 
     @Test

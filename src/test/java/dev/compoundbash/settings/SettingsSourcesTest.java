@@ -66,6 +66,7 @@ class SettingsSourcesTest {
     private Map<String, String> env(String... kv) {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", home().toString());
+        env.put("CLAUDE_CODE_SANDBOXED", "1"); // a trusted workspace: project allow rules count
         for (int i = 0; i < kv.length; i += 2) env.put(kv[i], kv[i + 1]);
         return env;
     }

@@ -1,0 +1,64 @@
+package dev.compoundbash.facts;
+
+/**
+ * A word a command opens as a file or directory, resolved the way Claude Code's working-directory boundary
+ * resolves it and the way bash will (see {@link PathResolver}), as a Drools fact: {@code boundary.drl} defers a call
+ * whose command reads, writes or changes into a path outside the working directories.
+ */
+public final class PathOperand {
+    /** Resolved inside the start directory or an additional directory, every way it can be read. */
+    public static final String INSIDE = "inside";
+    /** Resolved outside them. */
+    public static final String OUTSIDE = "outside";
+    /** Its path is only known at run time (a variable, {@code ~user}, a brace expansion, a process-relative path). */
+    public static final String UNKNOWN = "unknown";
+
+    private final int id;
+    private final int commandId;
+    private final String program;
+    private final String word;
+    private final String access;
+    private final String status;
+    private final String resolvedPath;
+    private final String why;
+
+    /**
+     * @param id           unique among the facts of one evaluation
+     * @param commandId    the {@link SubCommand} it belongs to
+     * @param program      the program's name (its table entry)
+     * @param word         the word as written (its value when static)
+     * @param access       {@code read}, {@code write} or {@code create} (cd and pushd: {@code read})
+     * @param status       {@link #INSIDE}, {@link #OUTSIDE} or {@link #UNKNOWN}
+     * @param resolvedPath the absolute path it resolves to, or null when unknown
+     * @param why          for a person: why it is outside or unknown; null when inside
+     */
+    public PathOperand(int id, int commandId, String program, String word, String access, String status,
+                       String resolvedPath, String why) {
+        this.id = id;
+        this.commandId = commandId;
+        this.program = program;
+        this.word = word;
+        this.access = access;
+        this.status = status;
+        this.resolvedPath = resolvedPath;
+        this.why = why;
+    }
+
+    public int getId() { return id; }
+    public int getCommandId() { return commandId; }
+    public String getProgram() { return program; }
+    public String getWord() { return word; }
+    public String getAccess() { return access; }
+    public String getStatus() { return status; }
+    public String getResolvedPath() { return resolvedPath; }
+    public String getWhy() { return why; }
+
+    /** True when it is inside every way it can be read. */
+    public boolean isInside() { return INSIDE.equals(status); }
+
+    @Override
+    public String toString() {
+        return "PathOperand#" + id + "[" + program + " " + word + " " + status
+                + (resolvedPath != null ? " " + resolvedPath : "") + "]";
+    }
+}

@@ -1,0 +1,164 @@
+package dev.compoundbash.facts;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Resolves a path word the way Claude Code's working-directory boundary does (measured, 2.1.328) and the way bash
+ * will open it: {@code ~} and {@code $HOME} are the home directory; symlinks are followed, dangling ones too
+ * ({@link RedirectTargets#resolve}); a relative path is taken against the start directory (as Claude Code does)
+ * and against every directory an earlier {@code cd}/{@code pushd} of the command may have moved to (as bash does);
+ * a glob is judged by the directory before its first glob character and by every entry of that directory its last
+ * segment matches; a word only known at run time, {@code ~user}, a brace expansion, and the paths whose meaning
+ * depends on the process that opens them ({@code /proc/self/...}, {@code /dev/fd/N}, {@code /dev/stdin}) are
+ * unknown. The caller then makes a {@link PathOperand}.
+ */
+public final class PathResolver {
+    /** A directory with more entries than this is not scanned for a glob's matches: the glob is unknown. */
+    static final int MAX_GLOB_SCAN = 4096;
+
+    private final RedirectTargets targets;
+    private final String home;
+
+    /**
+     * @param targets the allowed roots
+     * @param home    the home directory, or null when not known
+     */
+    public PathResolver(RedirectTargets targets, String home) {
+        this.targets = targets;
+        this.home = home;
+    }
+
+    /** The outcome: a {@link PathOperand} status, the path, and why when not inside. */
+    public record Result(String status, String path, String why) {
+        static Result unknown(String why) {
+            return new Result(PathOperand.UNKNOWN, null, why);
+        }
+
+        boolean worseThan(Result o) {
+            return rank(status) > rank(o.status);
+        }
+
+        private static int rank(String s) {
+            return switch (s) {
+                case PathOperand.INSIDE -> 0;
+                case PathOperand.OUTSIDE -> 1;
+                default -> 2;
+            };
+        }
+    }
+
+    /**
+     * Resolves one word.
+     *
+     * @param a      the word
+     * @param bases  the directories a relative path may be taken against (the start directory first); null when
+     *               an earlier directory change went somewhere only known at run time
+     * @param loops  values of the loop variables in scope ({@code for f in a b}: f is a or b), by name
+     * @return the result; never null
+     */
+    public Result resolve(Arg a, List<Path> bases, Map<String, List<Arg>> loops) {
+        if (a.isStatic()) {
+            if (a.brace()) return Result.unknown("a brace expansion");
+            return text(a.text(), a.glob(), bases);
+        }
+        if (a.lead() && (a.text().startsWith("<(") || a.text().startsWith(">(")) && a.text().endsWith(")")) {
+            // a process substitution: a pipe to a command judged on its own, no file on disk
+            return new Result(PathOperand.INSIDE, null, null);
+        }
+        if (a.homeSuffix() != null) {
+            if (home == null) return Result.unknown("the home directory is not known");
+            return text(home + a.homeSuffix(), false, bases);
+        }
+        if (a.variable() != null && loops.containsKey(a.variable())) {
+            Result worst = new Result(PathOperand.INSIDE, null, null);
+            for (Arg v : loops.get(a.variable())) {
+                Result r = resolve(v, bases, Map.of());
+                if (r.worseThan(worst)) worst = r;
+            }
+            return worst;
+        }
+        return Result.unknown("its path is only known at run time");
+    }
+
+    private Result text(String t, boolean glob, List<Path> bases) {
+        if (t.isEmpty()) return Result.unknown("an empty path");
+        if (processRelative(t)) return Result.unknown("its meaning depends on the process that opens it");
+        if (t.startsWith("/proc/") && t.endsWith("/environ")) {
+            return new Result(PathOperand.OUTSIDE, t, "it may expose the environment's secrets");
+        }
+        Path p;
+        try {
+            p = Path.of(t);
+        } catch (InvalidPathException e) {
+            return Result.unknown("not a path");
+        }
+        if (p.isAbsolute()) return one(p, glob);
+        if (bases == null) return Result.unknown("a relative path after a directory change only known at run time");
+        Result worst = null;
+        for (Path b : bases) {
+            Result r = one(b.resolve(p), glob);
+            if (worst == null || r.worseThan(worst)) worst = r;
+        }
+        return worst;
+    }
+
+    /** bash and the kernel resolve these in the process that opens them, not in the hook. */
+    static boolean processRelative(String t) {
+        return t.equals("/proc/self") || t.startsWith("/proc/self/") || t.equals("/proc/thread-self")
+                || t.startsWith("/proc/thread-self/") || t.startsWith("/dev/fd/") || t.equals("/dev/fd")
+                || t.equals("/dev/stdin") || t.equals("/dev/stdout") || t.equals("/dev/stderr")
+                || t.startsWith("/proc/") && t.length() > 6 && Character.isDigit(t.charAt(6));
+    }
+
+    private Result one(Path abs, boolean glob) {
+        if (!glob) return classified(abs);
+        // The directory before the first glob character (Claude Code's check), then every match in it.
+        String s = abs.toString();
+        int g = firstGlob(s);
+        int slash = s.lastIndexOf('/', g);
+        if (s.indexOf('/', g) >= 0) return Result.unknown("a glob before the last path segment");
+        Path dir = Path.of(slash <= 0 ? "/" : s.substring(0, slash));
+        Result r = classified(dir);
+        if (!r.status().equals(PathOperand.INSIDE)) return r;
+        String pattern = s.substring(slash + 1);
+        PathMatcher m;
+        try {
+            m = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+        } catch (RuntimeException e) {
+            return Result.unknown("a glob this hook cannot read");
+        }
+        int n = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(RedirectTargets.resolve(dir))) {
+            for (Path e : entries) {
+                if (++n > MAX_GLOB_SCAN) return Result.unknown("a glob over a directory too large to scan");
+                if (!m.matches(e.getFileName())) continue;
+                Result er = classified(e);
+                if (!er.status().equals(PathOperand.INSIDE)) return er;
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such directory: the glob matches nothing (bash passes it as written, inside the directory)
+        }
+        return r;
+    }
+
+    private static int firstGlob(String s) {
+        for (int i = 0; i < s.length(); i++) if ("*?[".indexOf(s.charAt(i)) >= 0) return i;
+        return s.length();
+    }
+
+    private Result classified(Path abs) {
+        RedirectTargets.Classified c = targets.classify(abs);
+        if (c.resolvedPath() == null) return Result.unknown("not a path");
+        return c.inside() ? new Result(PathOperand.INSIDE, c.resolvedPath(), null)
+                : new Result(PathOperand.OUTSIDE, c.resolvedPath(), "outside the working directories");
+    }
+}

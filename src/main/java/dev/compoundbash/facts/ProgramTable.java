@@ -1,0 +1,368 @@
+package dev.compoundbash.facts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The programs whose path operands Claude Code checks against the working directories, as data: the resource
+ * {@code rules/programs.json} (measured with the e2e tool against Claude Code 2.1.328; see
+ * {@code docs/CLAUDE-CODE.md}), read once. {@link #operands} finds a command's path words the way Claude Code
+ * does, erring on the side of more words: for {@code standard} programs every word after the leading options,
+ * option values included ({@code head -n 1 f} checks {@code 1} and {@code f}), with {@code --} ending the options;
+ * for {@code grep}/{@code rg}/{@code sed}/{@code awk}/{@code jq} the first operand is a pattern or a program unless
+ * {@code -e}/{@code -f} gives one, and {@code -f FILE} is a path; for {@code find} the start paths and the values
+ * of {@code -newer}-like tests; for {@code git} only {@code git grep} and {@code git diff}. Each program is a
+ * {@link PathCheckedProgram} fact too, so the rules can read the table.
+ */
+public final class ProgramTable {
+    private static volatile Map<String, PathCheckedProgram> table;
+
+    private ProgramTable() {
+    }
+
+    /** A path word of a command: the word and how the program uses the file it names. */
+    public record Operand(Arg arg, String access) {
+    }
+
+    /**
+     * The built-in table, read once.
+     *
+     * @return program name to its entry, in file order
+     * @throws IllegalStateException when the resource is missing or malformed (a defect of this build)
+     */
+    public static Map<String, PathCheckedProgram> programs() {
+        Map<String, PathCheckedProgram> t = table;
+        if (t != null) return t;
+        synchronized (ProgramTable.class) {
+            if (table == null) table = read();
+            return table;
+        }
+    }
+
+    private static Map<String, PathCheckedProgram> read() {
+        try (InputStream in = ProgramTable.class.getClassLoader().getResourceAsStream("rules/programs.json")) {
+            if (in == null) throw new IllegalStateException("missing resource rules/programs.json");
+            JsonNode root = new ObjectMapper().readTree(in);
+            Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (e.getKey().startsWith("_")) continue;
+                JsonNode v = e.getValue();
+                out.put(e.getKey(), new PathCheckedProgram(e.getKey(), v.path("access").asText("read"),
+                        v.path("operands").asText("standard"), v.path("verb").asText("read files in")));
+            }
+            return java.util.Collections.unmodifiableMap(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rules/programs.json", e);
+        }
+    }
+
+    /**
+     * The path words of a command.
+     *
+     * @param program its table entry
+     * @param args    the command's words, the name first
+     * @return the path words with their access; empty when the program names no file
+     */
+    public static List<Operand> operands(PathCheckedProgram program, List<Arg> args) {
+        List<Arg> words = args.subList(1, args.size());
+        String access = program.getAccess();
+        return switch (program.getOperands()) {
+            case "none" -> List.of();
+            case "cd" -> cd(words, access);
+            case "find" -> find(words, access);
+            case "grep" -> patternFirst(words, access, GREP_VALUED, GREP_PATTERN, GREP_FILE, false);
+            case "rg" -> patternFirst(words, access, RG_VALUED, RG_PATTERN, RG_FILE, false);
+            case "sed" -> patternFirst(words, sedWrites(words) ? "write" : access, SED_VALUED, SED_PATTERN, SED_FILE,
+                    false);
+            case "awk" -> patternFirst(words, access, AWK_VALUED, AWK_PATTERN, AWK_FILE, false);
+            case "jq" -> jq(words, access);
+            case "git" -> git(words, access);
+            case "man" -> man(words, access);
+            case "noflags" -> noflags(words, access);
+            case "tee" -> standard(words, access).stream()
+                    .filter(o -> !(o.arg().isStatic() && TEE_DEVICES.contains(o.arg().text()))).toList();
+            default -> standard(words, access);
+        };
+    }
+
+    private static final Set<String> TEE_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty");
+
+    /** An option word: starts with {@code -} and is longer (a lone {@code -} is standard input). */
+    private static boolean option(Arg a) {
+        return a.isStatic() && a.text().length() > 1 && a.text().charAt(0) == '-';
+    }
+
+    /** Every word after the leading options; a word that may be an option is a path too (it may be one). */
+    private static List<Operand> standard(List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        boolean options = true;
+        for (Arg a : words) {
+            if (options && a.isStatic() && a.text().equals("--")) {
+                options = false;
+                continue;
+            }
+            if (options && option(a)) continue;
+            options = false;
+            if (a.isStatic() && a.text().equals("-")) continue;
+            out.add(new Operand(a, access));
+        }
+        return out;
+    }
+
+    /**
+     * cp, mv, ln: like {@code standard}, but any option makes the paths unknown: {@code -t DIR},
+     * {@code --target-directory=DIR} and the like name the destination in an option (Claude Code asks for any
+     * option of cp and mv for that reason).
+     */
+    private static List<Operand> noflags(List<Arg> words, String access) {
+        for (Arg a : words) {
+            if (a.isStatic() && a.text().equals("--")) break;
+            if (option(a)) return List.of(new Operand(Arg.unknown(a.text()), access));
+        }
+        return standard(words, access);
+    }
+
+    /** cd/pushd: the first operand; none is HOME; {@code -} is the previous directory (unknown). */
+    private static List<Operand> cd(List<Arg> words, String access) {
+        for (Arg a : words) {
+            if (option(a) && !a.text().equals("--")) continue;
+            if (a.isStatic() && a.text().equals("--")) continue;
+            if (a.isStatic() && a.text().equals("-")) return List.of(new Operand(Arg.unknown("$OLDPWD"), access));
+            return List.of(new Operand(a, access));
+        }
+        return List.of(new Operand(HOME, access));
+    }
+
+    /** The home directory, as {@code cd} with no operand goes there. */
+    static final Arg HOME = new Arg("~", false, false, false, "", false, false, true, false, null, "");
+
+    private static final Set<String> FIND_PATH_TESTS = Set.of("-newer", "-anewer", "-cnewer", "-mnewer", "-samefile",
+            "-path", "-wholename", "-ipath", "-iwholename", "-lname", "-ilname");
+
+    /** find: the start paths before the first expression word, and the values of the tests that name files. */
+    private static List<Operand> find(List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        int i = 0;
+        while (i < words.size() && words.get(i).isStatic() && List.of("-H", "-L", "-P").contains(words.get(i).text())) i++;
+        if (i < words.size() && words.get(i).isStatic() && words.get(i).text().startsWith("-D")) i += 2;
+        if (i < words.size() && words.get(i).isStatic() && words.get(i).text().startsWith("-O")) i++;
+        for (; i < words.size(); i++) {
+            Arg a = words.get(i);
+            if (a.isStatic() && (a.text().startsWith("-") || a.text().equals("(") || a.text().equals("!"))) break;
+            if (!a.isStatic() && a.mayBeOption()) {
+                out.add(new Operand(a, access));
+                break;
+            }
+            out.add(new Operand(a, access));
+        }
+        for (int k = i; k < words.size(); k++) {
+            Arg a = words.get(k);
+            if (a.isStatic() && (FIND_PATH_TESTS.contains(a.text()) || a.text().matches("-newer[amBct][amBct]"))
+                    && k + 1 < words.size()) {
+                out.add(new Operand(words.get(++k), access));
+            }
+        }
+        return out;
+    }
+
+    private static final Set<String> GREP_VALUED = Set.of("-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D",
+            "--regexp", "--file", "--exclude", "--include", "--exclude-dir", "--include-dir", "--exclude-from",
+            "--include-from", "--max-count", "--after-context", "--before-context", "--context", "--label",
+            "--color", "--colour", "--binary-files", "--devices", "--directories", "--group-separator");
+    private static final Set<String> GREP_PATTERN = Set.of("-e", "--regexp", "-f", "--file");
+    private static final Set<String> GREP_FILE = Set.of("-f", "--file", "--exclude-from", "--include-from");
+    private static final Set<String> RG_VALUED = Set.of("-e", "-f", "-t", "-T", "-g", "-m", "-r", "-A", "-B", "-C",
+            "-E", "-j", "-M", "--regexp", "--file", "--type", "--type-not", "--glob", "--iglob", "--max-count",
+            "--max-depth", "--replace", "--after-context", "--before-context", "--context", "--encoding",
+            "--threads", "--max-columns", "--ignore-file", "--type-add", "--sort", "--sortr", "--colors", "--color",
+            "--pre", "--pre-glob", "--path-separator", "--max-filesize", "--context-separator", "--field-match-separator");
+    private static final Set<String> RG_PATTERN = Set.of("-e", "--regexp", "-f", "--file");
+    private static final Set<String> RG_FILE = Set.of("-f", "--file", "--ignore-file");
+    private static final Set<String> SED_VALUED = Set.of("-e", "-f", "-l", "--expression", "--file",
+            "--line-length");
+    private static final Set<String> SED_PATTERN = Set.of("-e", "--expression", "-f", "--file");
+    private static final Set<String> SED_FILE = Set.of("-f", "--file");
+    private static final Set<String> AWK_VALUED = Set.of("-f", "-F", "-v", "-e", "-E", "-i", "-l", "--file",
+            "--field-separator", "--assign", "--source", "--exec", "--include", "--load");
+    private static final Set<String> AWK_PATTERN = Set.of("-f", "--file", "-e", "--source", "-E", "--exec");
+    private static final Set<String> AWK_FILE = Set.of("-f", "--file", "-E", "--exec", "-i", "--include");
+
+    /**
+     * grep, rg, sed, awk: options (those in {@code valued} take the next word, or a value attached with {@code =}
+     * or in a cluster); the first operand is the pattern or program unless an option in {@code patternGiven} gave
+     * one; the values of {@code fileValued} options are paths; every other operand is a path.
+     */
+    private static List<Operand> patternFirst(List<Arg> words, String access, Set<String> valued,
+                                              Set<String> patternGiven, Set<String> fileValued, boolean unused) {
+        List<Operand> out = new ArrayList<>();
+        boolean options = true;
+        boolean pattern = false;
+        List<Arg> operands = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            Arg a = words.get(i);
+            if (options && a.isStatic() && a.text().equals("--")) {
+                options = false;
+                continue;
+            }
+            if (options && option(a)) {
+                String t = a.text();
+                String name = t;
+                String attached = null;
+                if (t.startsWith("--")) {
+                    int eq = t.indexOf('=');
+                    if (eq > 0) {
+                        name = t.substring(0, eq);
+                        attached = t.substring(eq + 1);
+                    }
+                } else {
+                    // a cluster: the first letter that takes a value takes the rest of the word, or the next word
+                    for (int k = 1; k < t.length(); k++) {
+                        String o = "-" + t.charAt(k);
+                        if (valued.contains(o)) {
+                            name = o;
+                            if (k + 1 < t.length()) attached = t.substring(k + 1);
+                            break;
+                        }
+                    }
+                }
+                if (!valued.contains(name)) continue;
+                if (patternGiven.contains(name)) pattern = true;
+                Arg value;
+                if (attached != null) {
+                    value = Arg.literal(attached);
+                } else if (i + 1 < words.size()) {
+                    value = words.get(++i);
+                } else {
+                    continue;
+                }
+                if (fileValued.contains(name)) out.add(new Operand(value, "read"));
+                continue;
+            }
+            if (options && !a.isStatic() && a.mayBeOption()) {
+                // an expansion in option position may be an option taking the next word: all of it is unknown
+                out.add(new Operand(a, access));
+                continue;
+            }
+            operands.add(a);
+        }
+        for (int k = pattern ? 0 : 1; k < operands.size(); k++) {
+            Arg a = operands.get(k);
+            if (a.isStatic() && a.text().equals("-")) continue;
+            out.add(new Operand(a, access));
+        }
+        return out;
+    }
+
+    /** sed -i / --in-place edits its files. */
+    private static boolean sedWrites(List<Arg> words) {
+        for (Arg a : words) {
+            if (!a.isStatic()) continue;
+            String t = a.text();
+            if (t.equals("--")) break;
+            if (t.startsWith("--in-place")) return true;
+            if (t.startsWith("-") && !t.startsWith("--") && t.indexOf('i') > 0
+                    && t.substring(1, t.indexOf('i')).chars().noneMatch(c -> "efl".indexOf(c) >= 0)) return true;
+        }
+        return false;
+    }
+
+    /** jq FILTER FILE...: -f/--from-file FILE, --slurpfile/--rawfile NAME FILE, -L DIR; --args/--jsonargs end files. */
+    private static List<Operand> jq(List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        boolean filter = false;
+        List<Arg> operands = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            Arg a = words.get(i);
+            String t = a.isStatic() ? a.text() : "";
+            if (t.equals("--args") || t.equals("--jsonargs")) break;
+            if (t.equals("-f") || t.equals("--from-file")) {
+                filter = true;
+                if (i + 1 < words.size()) out.add(new Operand(words.get(++i), access));
+            } else if (t.equals("-L") || t.equals("--indent")) {
+                if (t.equals("-L") && i + 1 < words.size()) out.add(new Operand(words.get(i + 1), access));
+                i++;
+            } else if (t.equals("--arg") || t.equals("--argjson")) {
+                i += 2;
+            } else if (t.equals("--slurpfile") || t.equals("--rawfile")) {
+                if (i + 2 < words.size()) out.add(new Operand(words.get(i + 2), access));
+                i += 2;
+            } else if (option(a)) {
+                // flags
+            } else {
+                operands.add(a);
+            }
+        }
+        for (int k = filter ? 0 : 1; k < operands.size(); k++) out.add(new Operand(operands.get(k), access));
+        return out;
+    }
+
+    /**
+     * git: only git grep (the words after the pattern) and git diff (every operand) name files Claude Code checks;
+     * a global option that moves the repository ({@code -C}, {@code --git-dir}, {@code --work-tree}) makes those
+     * paths unknown.
+     */
+    private static List<Operand> git(List<Arg> words, String access) {
+        int i = 0;
+        boolean moved = false;
+        while (i < words.size() && option(words.get(i))) {
+            String t = words.get(i).text();
+            if (t.equals("-C") || t.equals("-c") || t.equals("--git-dir") || t.equals("--work-tree")
+                    || t.equals("--namespace") || t.equals("--exec-path") || t.equals("--config-env")) {
+                moved |= !t.equals("-c") && !t.equals("--namespace") && !t.equals("--config-env");
+                i += 2;
+            } else {
+                moved |= t.startsWith("--git-dir=") || t.startsWith("--work-tree=");
+                i++;
+            }
+        }
+        if (i >= words.size() || !words.get(i).isStatic()) return List.of();
+        String sub = words.get(i).text();
+        List<Arg> rest = words.subList(i + 1, words.size());
+        List<Operand> out = switch (sub) {
+            case "grep" -> patternFirst(rest, access, GIT_GREP_VALUED, GREP_PATTERN, Set.of("-f"), false);
+            case "diff" -> standardAll(rest, access);
+            default -> List.of();
+        };
+        if (moved && (sub.equals("grep") || sub.equals("diff"))) {
+            // -C DIR moves every path, the default "." included
+            return List.of(new Operand(Arg.unknown("(a path in another repository)"), access));
+        }
+        return out;
+    }
+
+    private static final Set<String> GIT_GREP_VALUED = Set.of("-e", "-f", "-m", "-A", "-B", "-C", "--max-depth",
+            "--threads", "--max-count", "--after-context", "--before-context", "--context", "--open-files-in-pager");
+
+    /** Every non-option word, wherever it stands (git diff: revisions and paths mix). */
+    private static List<Operand> standardAll(List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        for (Arg a : words) {
+            if (option(a) || (a.isStatic() && a.text().equals("--"))) continue;
+            out.add(new Operand(a, access));
+        }
+        return out;
+    }
+
+    /** man: operands that look like paths; every operand with -l/--local-file. */
+    private static List<Operand> man(List<Arg> words, String access) {
+        boolean local = words.stream().anyMatch(a -> a.isStatic() && (a.text().equals("-l")
+                || a.text().equals("--local-file")));
+        List<Operand> out = new ArrayList<>();
+        for (Operand o : standard(words, access)) {
+            String t = o.arg().text();
+            if (local || !o.arg().isStatic() || t.contains("/") || t.startsWith(".") || t.startsWith("~")) out.add(o);
+        }
+        return out;
+    }
+}
