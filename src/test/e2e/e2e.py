@@ -678,9 +678,10 @@ def judge(case, runs, reasons):
         if r and r.get("retried_after"):
             notes.append("%s run made twice; the first ended: %s" % (label, cut(r["retried_after"], 200)))
     wu = hk.get("warm_up")
-    if wu and not wu.get("warm"):
-        notes.append("warm start failed: the evaluator %s; Claude Code's call took the %s path"
-                     % ("started" if wu.get("evaluator") else "did not start", hook.get("path") or "?"))
+    if wu and hook.get("path") != "warm":
+        notes.append("the hook was to start warm, but Claude Code's call took the %s path (warm-up: the evaluator "
+                     "%s; the second call %s)" % (hook.get("path") or "?", "started" if wu.get("evaluator") else
+                                                  "did not start", "was warm" if wu.get("warm") else "was not warm"))
     return {"result": "FAIL" if fails else "PASS", "failures": fails, "notes": notes, "native_class": kind,
             "native_class_why": why, "prompt_removed_seen": removed, "stricter": stricter, "weaker": weaker,
             "hook_decision": decision}
