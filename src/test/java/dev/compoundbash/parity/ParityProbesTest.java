@@ -93,20 +93,58 @@ class ParityProbesTest {
         return out;
     }
 
-    static List<Pattern> own;
-    static List<String> ownPrefixes;
+    /**
+     * Claude Code's reason texts, classified as the e2e test classifies them ({@code src/test/e2e/reasons.json}: first
+     * match wins; {@code generic} is its own reason when the command is one of {@code own_commands}; a don't-ask
+     * or auto-mode denial takes the reason of the same probe in default mode; a text not listed is its own).
+     */
+    static final class Reasons {
+        final List<JsonNode> reasons = new ArrayList<>();
+        final List<Pattern> ownCommands = new ArrayList<>();
+        final List<Pattern> matches = new ArrayList<>();
 
-    static boolean ownReason(Probe p) throws IOException {
-        if (own == null) {
-            JsonNode r = JSON.readTree(ParityProbesTest.class.getResourceAsStream("/parity/reasons.json"));
-            own = new ArrayList<>();
-            r.get("own").forEach(x -> own.add(Pattern.compile(x.asText())));
-            ownPrefixes = new ArrayList<>();
-            r.path("own_by_case").path("ids").forEach(x -> ownPrefixes.add(x.asText()));
+        Reasons() throws IOException {
+            JsonNode r = JSON.readTree(Path.of("src/test/e2e/reasons.json").toFile());
+            r.get("own_commands").forEach(x -> ownCommands.add(Pattern.compile(x.get("match").asText())));
+            r.get("reasons").forEach(x -> {
+                reasons.add(x);
+                // the file is Python regex syntax: its named groups are (?P<name>...)
+                matches.add(Pattern.compile(x.get("match").asText().replace("(?P<", "(?<"), Pattern.DOTALL));
+            });
         }
-        if (ownPrefixes.contains(p.id())) return true;
-        for (Pattern x : own) if (x.matcher(p.reason()).find()) return true;
-        return false;
+
+        boolean ownCommand(String command) {
+            for (Pattern p : ownCommands) if (p.matcher(command).find()) return true;
+            return false;
+        }
+
+        boolean own(Probe p, List<Probe> all) {
+            String mode = p.mode() == null ? "default" : p.mode();
+            for (int i = 0; i < reasons.size(); i++) {
+                JsonNode e = reasons.get(i);
+                java.util.regex.Matcher m = matches.get(i).matcher(p.reason());
+                if (!m.find()) continue;
+                if (e.has("modes")) {
+                    boolean in = false;
+                    for (JsonNode x : e.get("modes")) in |= x.asText().equals(mode);
+                    if (!in) continue;
+                }
+                String kind = e.get("kind").asText();
+                if (kind.equals("generic")) return ownCommand(p.command());
+                if (e.path("part").asBoolean(false) && m.group("part") != null && ownCommand(m.group("part"))) return true;
+                if (kind.equals("dont-ask")) {
+                    for (Probe q : all) {
+                        if (q != p && q.command().equals(p.command()) && q.settings().equals(p.settings())
+                                && (q.mode() == null || q.mode().equals("default")) && !q.reason().isEmpty()) {
+                            return own(q, all);
+                        }
+                    }
+                    return false; // no twin to tell: the mode rules of modes.drl stand for it
+                }
+                return kind.equals("own");
+            }
+            return !p.reason().isEmpty(); // unclassified: its own, as in the e2e test
+        }
     }
 
     @Test
@@ -115,6 +153,7 @@ class ParityProbesTest {
         Map<String, Integer> counts = new TreeMap<>();
         List<String> removed = new ArrayList<>();
         List<Probe> all = probes();
+        Reasons reasons = new Reasons();
         for (Probe p : all) {
             Path cwd = Path.of(p.cwd());
             Files.createDirectories(cwd);
@@ -125,7 +164,7 @@ class ParityProbesTest {
             String key = p.native_() + " -> hook " + v.outcome();
             counts.merge(key, 1, Integer::sum);
             if (v.outcome().equals("allow") && refused && overridable) {
-                if (ownReason(p)) {
+                if (reasons.own(p, all)) {
                     weaker.add(p.id() + ": " + p.command() + "\n    Claude Code: " + p.reason() + "\n    hook: "
                             + v.reason());
                 } else {
