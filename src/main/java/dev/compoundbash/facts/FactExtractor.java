@@ -62,11 +62,15 @@ public final class FactExtractor {
     private List<java.nio.file.Path> bases;
     /** A wrapper that runs its payload in another directory is being unwrapped: relative paths are unknown. */
     private boolean otherDirectory;
+    /** A cd, pushd or popd ran earlier in this shell. */
+    private boolean directoryChanged;
     private final java.util.Set<VariableUse> variableUses = new java.util.LinkedHashSet<>();
     /** The innermost simple command whose words are being walked, or -1. */
     private int currentCommand = -1;
     /** Variables the command set so far to values not taken from the environment. */
     private final java.util.Set<String> clean = new java.util.HashSet<>();
+    /** Variables the command assigned a static value, for deny and ask matching ({@code x=push; git $x}). */
+    private final java.util.Map<String, String> constants = new java.util.HashMap<>();
     /** Values of the for-loop variables in scope whose words are all static. */
     private final java.util.Map<String, List<Arg>> loopValues = new java.util.HashMap<>();
     /** Variables assigned a value only known at run time (an expansion, read, mapfile, a loop over expansions). */
@@ -116,6 +120,7 @@ public final class FactExtractor {
      */
     public static Facts extract(Script script, Environment env) {
         FactExtractor x = new FactExtractor(script.source(), env);
+        x.scriptRoot = script.body();
         x.list(script.body(), true);
         x.valuesEvaluatedLater();
         return x.facts();
@@ -137,6 +142,7 @@ public final class FactExtractor {
      */
     public static Extraction extractAll(Script script, Environment env) {
         FactExtractor x = new FactExtractor(script.source(), env);
+        x.scriptRoot = script.body();
         x.list(script.body(), true);
         x.valuesEvaluatedLater();
         return new Extraction(x.facts(), List.copyOf(x.problems));
@@ -161,8 +167,10 @@ public final class FactExtractor {
         if (name == null) {
             loopValues.clear();
             clean.clear();
+            constants.clear();
         } else {
             loopValues.remove(name);
+            constants.remove(name);
             if (fromEnvironment) clean.remove(name);
             else clean.add(name);
         }
@@ -185,9 +193,19 @@ public final class FactExtractor {
     }
 
     private void nested(String label, CommandList list) {
+        // A subshell, a substitution and a coprocess run in a child shell: a cd there ends with it.
+        boolean child = label.equals(Context.SUBSHELL) || label.equals(Context.COMMAND_SUBSTITUTION)
+                || label.equals(Context.BACKTICKS) || label.equals(Context.PROCESS_SUBSTITUTION)
+                || label.equals(Context.COPROCESS);
+        List<java.nio.file.Path> savedBases = bases;
+        boolean savedChanged = directoryChanged;
         context.add(label);
         list(list, false);
         context.remove(context.size() - 1);
+        if (child) {
+            bases = savedBases;
+            directoryChanged = savedChanged;
+        }
     }
 
     private void nestedCommand(String label, Command c) {
@@ -200,7 +218,16 @@ public final class FactExtractor {
         if (c instanceof Command.Simple s) {
             simple(s, top);
         } else if (c instanceof Command.Pipeline p) {
-            for (Command e : p.commands()) command(e, top);
+            // Each element of a pipeline of several runs in a subshell (bash(1) "Pipelines"): a cd there ends with it.
+            List<java.nio.file.Path> savedBases = bases;
+            boolean savedChanged = directoryChanged;
+            for (Command e : p.commands()) {
+                command(e, top);
+                if (p.commands().size() > 1) {
+                    bases = savedBases;
+                    directoryChanged = savedChanged;
+                }
+            }
         } else if (c instanceof Command.AndOrList a) {
             for (Command e : a.commands()) command(e, top);
         } else if (c instanceof Command.Subshell s) {
@@ -231,7 +258,7 @@ public final class FactExtractor {
             write(name, f.select() ? "select loop" : "for loop", runTime || f.select(), -1, env);
             boolean bound = name != null && !runTime && !f.select();
             if (bound) loopValues.put(name, Arg.of(f.items(), source));
-            list(f.body(), false);
+            repeated(f.body(), () -> list(f.body(), false));
             if (bound) loopValues.remove(name);
             context.remove(context.size() - 1);
             redirections(f.redirections(), -1);
@@ -240,13 +267,15 @@ public final class FactExtractor {
             arithmetic(f.init());
             arithmetic(f.test());
             arithmetic(f.step());
-            list(f.body(), false);
+            repeated(f.body(), () -> list(f.body(), false));
             context.remove(context.size() - 1);
             redirections(f.redirections(), -1);
         } else if (c instanceof Command.While w) {
             context.add(Context.LOOP);
-            list(w.condition(), false);
-            list(w.body(), false);
+            repeated(w, () -> {
+                list(w.condition(), false);
+                list(w.body(), false);
+            });
             context.remove(context.size() - 1);
             redirections(w.redirections(), -1);
         } else if (c instanceof Command.Case k) {
@@ -267,6 +296,13 @@ public final class FactExtractor {
             arithmetic(a.expression());
             redirections(a.redirections(), -1);
         } else if (c instanceof Command.FunctionDef f) {
+            // A function body runs where it is called, after any directory change of the call.
+            List<java.nio.file.Path> savedBases = bases;
+            boolean savedChanged = directoryChanged;
+            if (changesDirectory(scriptRoot)) {
+                bases = null;
+                directoryChanged = true;
+            }
             if (f.body() instanceof Command.Group g) {
                 // The braces are the function body's own syntax, not a separate group.
                 nested(Context.FUNCTION_BODY, g.body());
@@ -274,6 +310,8 @@ public final class FactExtractor {
             } else {
                 nestedCommand(Context.FUNCTION_BODY, f.body());
             }
+            bases = savedBases;
+            directoryChanged = savedChanged;
         } else if (c instanceof Command.Coproc k) {
             nestedCommand(Context.COPROCESS, k.body());
         } else {
@@ -318,6 +356,10 @@ public final class FactExtractor {
             // A statement of assignments only sets shell variables, seen by the commands after it.
             for (Assignment a : s.assignments()) {
                 write(a.name(), "assignment", runTimeAssignment(a), -1, fromEnvironment(a));
+                if (a.value() != null && a.index() == null && a.array() == null && !a.append()) {
+                    WordValue v = WordValue.of(a.value(), source);
+                    if (v.isStatic() && !v.glob() && !v.braceExpansion()) constants.put(a.name(), v.value());
+                }
             }
         }
         redirections(s.redirections(), id);
@@ -455,7 +497,7 @@ public final class FactExtractor {
             if (!role.equals("wrapper")) role = "payload";
         }
         return new SubCommand(id, args, raw, dyn.length > 0 && dyn[0], dynamicArgs, top, context, role, wrapperId,
-                appended, names, assignmentWords, privilegeId);
+                appended, names, assignmentWords, privilegeId, alternatives(args));
     }
 
     /**
@@ -493,6 +535,91 @@ public final class FactExtractor {
             inline = savedInline;
             otherDirectory = savedOther;
         }
+    }
+
+    /** At most this many other readings of one command are made for deny and ask rules. */
+    private static final int MAX_ALTERNATIVES = 16;
+
+    /**
+     * The argument vectors {@code args} may run as once the constants and static loop words the command assigned
+     * are substituted for the variables that make up whole words ({@code x=push; git $x origin}), for deny and ask
+     * rules; empty when no word is such a variable.
+     */
+    private List<List<String>> alternatives(List<Arg> args) {
+        List<List<String>> out = new ArrayList<>();
+        out.add(new ArrayList<>());
+        boolean any = false;
+        for (Arg a : args) {
+            List<List<String>> values = new ArrayList<>();
+            String v = a.variable();
+            boolean quoted = a.text().startsWith("\"");
+            if (v != null && constants.containsKey(v)) {
+                String value = constants.get(v);
+                values.add(quoted ? List.of(value) : java.util.Arrays.stream(value.trim().split("[ \t\n]+"))
+                        .filter(w -> !w.isEmpty()).toList());
+            } else if (v != null && loopValues.containsKey(v)) {
+                for (Arg item : loopValues.get(v)) {
+                    if (!item.known()) {
+                        values.clear();
+                        break;
+                    }
+                    values.add(List.of(item.prefix()));
+                }
+            }
+            if (values.isEmpty()) {
+                for (List<String> o : out) o.add(a.text());
+                continue;
+            }
+            any = true;
+            List<List<String>> next = new ArrayList<>();
+            for (List<String> o : out) {
+                for (List<String> value : values) {
+                    if (next.size() >= MAX_ALTERNATIVES) break;
+                    List<String> n = new ArrayList<>(o);
+                    n.addAll(value);
+                    next.add(n);
+                }
+            }
+            out = next;
+        }
+        if (!any) return List.of();
+        out.removeIf(List::isEmpty);
+        return out;
+    }
+
+    /** The tree being walked, for directory changes anywhere in it (function bodies run after any of them). */
+    private dev.compoundbash.shell.Node scriptRoot;
+
+    /**
+     * Walks a loop's body: a later pass runs after any directory change in an earlier one, so when the body holds
+     * one, relative paths in it are unknown and relative redirections count as after a change.
+     */
+    private void repeated(dev.compoundbash.shell.Node body, Runnable walk) {
+        if (!changesDirectory(body)) {
+            walk.run();
+            return;
+        }
+        List<java.nio.file.Path> savedBases = bases;
+        boolean savedChanged = directoryChanged;
+        bases = null;
+        directoryChanged = true;
+        walk.run();
+        if (savedBases == null || savedChanged) {
+            bases = savedBases;
+            directoryChanged = savedChanged;
+        }
+    }
+
+    /** True when some simple command under {@code node} has a directory changer as a static word. */
+    private boolean changesDirectory(dev.compoundbash.shell.Node node) {
+        if (node == null) return false;
+        for (Command.Simple c : dev.compoundbash.shell.Walker.all(node, Command.Simple.class)) {
+            for (Word w : c.words()) {
+                WordValue v = WordValue.of(w, source);
+                if (v.isStatic() && DIRECTORY_CHANGERS.contains(v.value())) return true;
+            }
+        }
+        return false;
     }
 
     /** Special and positional parameters (bash(1) "Special Parameters"): set by the shell, not the environment. */
@@ -546,10 +673,11 @@ public final class FactExtractor {
                 if (o.arg().spliced()) continue; // find's {} and xargs -I: paths the wrapper found, see README
                 PathResolver.Result r = paths.resolve(o.arg(), here, loopValues);
                 pathOperands.add(new PathOperand(nextId++, sc.getId(), name, o.arg().text(), o.access(), r.status(),
-                        r.path(), r.why()));
+                        r.path(), r.why(), r.protectedComponent(), r.exists()));
             }
         }
         if (!DIRECTORY_CHANGERS.contains(name)) return;
+        if (!otherDirectory) directoryChanged = true;
         if (otherDirectory || bases == null) return;
         List<ProgramTable.Operand> target = name.equals("popd") ? List.of()
                 : ProgramTable.operands(ProgramTable.programs().get("cd"), sc.getArgs());
@@ -650,6 +778,10 @@ public final class FactExtractor {
         }
     }
 
+    /** Names of standard input as a file: a shell or {@code source} given one reads its script from stdin. */
+    private static final java.util.Set<String> STDIN_FILES = java.util.Set.of("/dev/stdin", "/dev/fd/0",
+            "/proc/self/fd/0");
+
     /** Shells that read a script from standard input when given no script operand. */
     private static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "sh", "zsh", "dash", "ksh");
 
@@ -664,14 +796,25 @@ public final class FactExtractor {
      */
     private static Redirection stdinScript(List<String> argv, boolean[] dyn, List<Redirection> redirections) {
         String base = WrapperGrammar.baseName(argv.get(0));
-        if (!SHELLS.contains(base)) return null;
+        // source /dev/stdin <<< 'cmd' and . /dev/stdin run standard input as a script in this shell
+        boolean source = (base.equals("source") || base.equals(".")) && argv.size() >= 2 && !dyn[1]
+                && STDIN_FILES.contains(argv.get(1));
+        if (!SHELLS.contains(base) && !source) return null;
+        if (source) return lastStdin(redirections);
         for (int i = 1; i < argv.size(); i++) {
             String a = argv.get(i);
             if (a.equals("-s")) break;
+            // bash /dev/stdin <<< 'cmd' reads its script from standard input too
+            if (!dyn[i] && STDIN_FILES.contains(a)) break;
             if (dyn[i] || !(a.startsWith("-") || a.startsWith("+"))) {
                 return null; // a script file operand (or one only known at run time)
             }
         }
+        return lastStdin(redirections);
+    }
+
+    /** The here-document or here-string that is standard input at the end of {@code redirections}, or null. */
+    private static Redirection lastStdin(List<Redirection> redirections) {
         Redirection input = null;
         for (Redirection r : redirections) {
             String op = r.operator();
@@ -730,8 +873,10 @@ public final class FactExtractor {
         String savedSource = source;
         InlineLink savedInline = inline;
         List<String> savedInherited = inherited;
+        dev.compoundbash.shell.Node savedRoot = scriptRoot;
         InlineLink link = new InlineLink(u, shell.getId());
         source = script.source();
+        scriptRoot = script.body();
         inherited = env;
         inline = link;
         context.add(Context.INLINE_SCRIPT);
@@ -742,6 +887,7 @@ public final class FactExtractor {
             source = savedSource;
             inline = savedInline;
             inherited = savedInherited;
+            scriptRoot = savedRoot;
         }
         // An empty script runs nothing: a readable Wrapper with no payload.
         if (!link.linked) wrappers.add(wrapper(nextId++, u, shell.getId(), -1, true));
@@ -798,11 +944,15 @@ public final class FactExtractor {
         try {
             script = Parser.parse(text);
         } catch (ParseException | RuntimeException e) {
-            if (evaluated) runTimeCode(text, Context.STORED_CODE);
-            return; // bash could not evaluate it alone either
+            // Text past the parser's nesting limit is code the hook cannot read, not text bash cannot run.
+            boolean tooDeep = e instanceof ParseException && String.valueOf(e.getMessage()).contains("nests too deeply");
+            if (evaluated || tooDeep) runTimeCode(text, Context.STORED_CODE);
+            return; // otherwise bash could not evaluate it alone either
         }
         String savedSource = source;
+        dev.compoundbash.shell.Node savedRoot = scriptRoot;
         source = script.source();
+        scriptRoot = script.body();
         context.add(Context.STORED_CODE);
         try {
             dev.compoundbash.shell.Walker.walk(script, (node, ancestors) -> {
@@ -819,6 +969,7 @@ public final class FactExtractor {
         } finally {
             context.remove(context.size() - 1);
             source = savedSource;
+            scriptRoot = savedRoot;
         }
     }
 
@@ -1013,7 +1164,7 @@ public final class FactExtractor {
         if (!dynamic && PathResolver.processRelative(text)) dynamic = true;
         if (dynamic) {
             redirects.add(new Redirect(nextId++, commandId, fd, op, text, output, true, false, false, false, null,
-                    false, null, targets.configurationError()));
+                    false, null, targets.configurationError(), directoryChanged));
             return;
         }
         boolean safeDevice = RedirectTargets.SAFE_DEVICES.contains(text);
@@ -1022,6 +1173,6 @@ public final class FactExtractor {
                 : targets.classify(text);
         redirects.add(new Redirect(nextId++, commandId, fd, op, text, output, c.resolvedPath() == null, false,
                 safeDevice, relative, c.resolvedPath(), c.inside(), c.protectedComponent(),
-                targets.configurationError()));
+                targets.configurationError(), directoryChanged));
     }
 }

@@ -21,6 +21,8 @@ public final class PathOperand {
     private final String status;
     private final String resolvedPath;
     private final String why;
+    private final String protectedComponent;
+    private final boolean exists;
 
     /**
      * @param id           unique among the facts of one evaluation
@@ -31,9 +33,14 @@ public final class PathOperand {
      * @param status       {@link #INSIDE}, {@link #OUTSIDE} or {@link #UNKNOWN}
      * @param resolvedPath the absolute path it resolves to, or null when unknown
      * @param why          for a person: why it is outside or unknown; null when inside
+     * @param protectedComponent {@code .git} or {@code .claude} when the path lies in such a directory below an
+     *                     allowed root (where a write can plant hooks or settings), else null
+     * @param exists       the path (or the link it is) exists when the hook resolves it
      */
     public PathOperand(int id, int commandId, String program, String word, String access, String status,
-                       String resolvedPath, String why) {
+                       String resolvedPath, String why, String protectedComponent, boolean exists) {
+        this.protectedComponent = protectedComponent;
+        this.exists = exists;
         this.id = id;
         this.commandId = commandId;
         this.program = program;
@@ -52,6 +59,8 @@ public final class PathOperand {
     public String getStatus() { return status; }
     public String getResolvedPath() { return resolvedPath; }
     public String getWhy() { return why; }
+    public String getProtectedComponent() { return protectedComponent; }
+    public boolean isExists() { return exists; }
 
     /** True when it is inside every way it can be read. */
     public boolean isInside() { return INSIDE.equals(status); }

@@ -37,14 +37,23 @@ public final class PathResolver {
         this.home = home;
     }
 
-    /** The outcome: a {@link PathOperand} status, the path, and why when not inside. */
-    public record Result(String status, String path, String why) {
+    /**
+     * The outcome: a {@link PathOperand} status, the path, why when not inside, the {@code .git} or
+     * {@code .claude} directory it lies in below an allowed root, if any, and whether the path exists now.
+     */
+    public record Result(String status, String path, String why, String protectedComponent, boolean exists) {
+        Result(String status, String path, String why) {
+            this(status, path, why, null, true);
+        }
+
         static Result unknown(String why) {
             return new Result(PathOperand.UNKNOWN, null, why);
         }
 
         boolean worseThan(Result o) {
-            return rank(status) > rank(o.status);
+            if (rank(status) != rank(o.status)) return rank(status) > rank(o.status);
+            if (!exists && o.exists) return true;
+            return protectedComponent != null && o.protectedComponent == null;
         }
 
         private static int rank(String s) {
@@ -158,7 +167,8 @@ public final class PathResolver {
     private Result classified(Path abs) {
         RedirectTargets.Classified c = targets.classify(abs);
         if (c.resolvedPath() == null) return Result.unknown("not a path");
-        return c.inside() ? new Result(PathOperand.INSIDE, c.resolvedPath(), null)
-                : new Result(PathOperand.OUTSIDE, c.resolvedPath(), "outside the working directories");
+        boolean exists = Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        return c.inside() ? new Result(PathOperand.INSIDE, c.resolvedPath(), null, c.protectedComponent(), exists)
+                : new Result(PathOperand.OUTSIDE, c.resolvedPath(), "outside the working directories", null, exists);
     }
 }

@@ -19,6 +19,7 @@ public final class Redirect {
     private final boolean insideAllowedDirectory;
     private final String protectedComponent;
     private final boolean configurationError;
+    private final boolean afterDirectoryChange;
 
     /**
      * @param commandId              id of the {@link SubCommand} it belongs to, or -1 (compound command)
@@ -39,6 +40,22 @@ public final class Redirect {
     public Redirect(int id, int commandId, String fd, String operator, String target, boolean output,
                     boolean dynamic, boolean fdDuplication, boolean safeDevice, boolean relative, String resolvedPath,
                     boolean insideAllowedDirectory, String protectedComponent, boolean configurationError) {
+        this(id, commandId, fd, operator, target, output, dynamic, fdDuplication, safeDevice, relative, resolvedPath,
+                insideAllowedDirectory, protectedComponent, configurationError, false);
+    }
+
+    /**
+     * The full constructor.
+     *
+     * @param afterDirectoryChange a cd, pushd or popd may have run before it in the same shell (not one inside a
+     *                             subshell or substitution, whose directory change ends there): a relative target's
+     *                             directory is then not the working directory
+     */
+    public Redirect(int id, int commandId, String fd, String operator, String target, boolean output,
+                    boolean dynamic, boolean fdDuplication, boolean safeDevice, boolean relative, String resolvedPath,
+                    boolean insideAllowedDirectory, String protectedComponent, boolean configurationError,
+                    boolean afterDirectoryChange) {
+        this.afterDirectoryChange = afterDirectoryChange;
         this.id = id;
         this.commandId = commandId;
         this.fd = fd;
@@ -69,6 +86,7 @@ public final class Redirect {
     public boolean isInsideAllowedDirectory() { return insideAllowedDirectory; }
     public String getProtectedComponent() { return protectedComponent; }
     public boolean isConfigurationError() { return configurationError; }
+    public boolean isAfterDirectoryChange() { return afterDirectoryChange; }
 
     /** The redirection as written, e.g. {@code 2> out.txt}. */
     public String getText() {

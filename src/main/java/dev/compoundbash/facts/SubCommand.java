@@ -29,6 +29,7 @@ public final class SubCommand {
     private final String line;
     private final String baseLine;
     private final String prefixedLine;
+    private final List<String> matchLines;
 
     /**
      * @param id                unique among the facts of one evaluation
@@ -64,6 +65,22 @@ public final class SubCommand {
                       boolean topLevel, List<String> contextPath, String role, int wrapperId,
                       boolean argumentsAppended, List<String> assignmentNames, List<String> assignments,
                       int privilegeId) {
+        this(id, args, raw, dynamicName, dynamicArgs, topLevel, contextPath, role, wrapperId, argumentsAppended,
+                assignmentNames, assignments, privilegeId, List.of());
+    }
+
+    /**
+     * The full constructor, with the other ways the command may read.
+     *
+     * @param alternatives other argument vectors this command may run as, which deny and ask rules match too:
+     *                     its words with the constants and loop words the command itself assigned substituted
+     *                     ({@code x=push; git $x} runs {@code git push})
+     * @see #SubCommand(int, List, String, boolean, boolean, boolean, List, String, int, boolean, List, List, int)
+     */
+    public SubCommand(int id, List<Arg> args, String raw, boolean dynamicName, boolean dynamicArgs,
+                      boolean topLevel, List<String> contextPath, String role, int wrapperId,
+                      boolean argumentsAppended, List<String> assignmentNames, List<String> assignments,
+                      int privilegeId, List<List<String>> alternatives) {
         this.id = id;
         this.args = List.copyOf(args);
         this.argv = this.args.stream().map(Arg::text).toList();
@@ -82,6 +99,22 @@ public final class SubCommand {
         String base = getBaseName();
         this.baseLine = base.equals(this.argv.get(0)) ? line : base + line.substring(this.argv.get(0).length());
         this.prefixedLine = this.assignments.isEmpty() ? line : String.join(" ", this.assignments) + " " + line;
+        java.util.LinkedHashSet<String> more = new java.util.LinkedHashSet<>();
+        List<List<String>> forms = new java.util.ArrayList<>();
+        forms.add(this.argv);
+        forms.addAll(alternatives);
+        for (List<String> form : forms) {
+            if (form != this.argv) more.add(String.join(" ", form));
+            List<String> stripped = GlobalOptions.strip(form);
+            if (stripped != null) more.add(String.join(" ", stripped));
+        }
+        if (!base.equals(this.argv.get(0))) {
+            for (String m : List.copyOf(more)) {
+                if (m.startsWith(this.argv.get(0))) more.add(base + m.substring(this.argv.get(0).length()));
+            }
+        }
+        more.remove(line);
+        this.matchLines = List.copyOf(more);
     }
 
     public int getId() { return id; }
@@ -119,6 +152,14 @@ public final class SubCommand {
      * {@link #getLine()} when there is no prefix.
      */
     public String getPrefixedLine() { return prefixedLine; }
+
+    /**
+     * Other lines this command may run as, which deny and ask rules match as well as {@link #getLine()} (never allow
+     * rules): the line with the program's global options removed ({@code git -C dir push} as {@code git push};
+     * {@link GlobalOptions}) and with the constants and loop words the command assigned substituted
+     * ({@code x=push; git $x origin} as {@code git push origin}).
+     */
+    public List<String> getMatchLines() { return matchLines; }
 
     /** The arguments after the name joined by single spaces, or "" when there are none. */
     public String getArgsLine() { return String.join(" ", argv.subList(1, argv.size())); }

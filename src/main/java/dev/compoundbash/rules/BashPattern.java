@@ -87,6 +87,18 @@ public final class BashPattern {
     }
 
     /**
+     * {@link #matches} against any of several lines.
+     *
+     * @param pattern      the pattern inside {@code Bash(...)}
+     * @param commandLines lines, e.g. {@code SubCommand#getMatchLines()}
+     * @return true when one matches
+     */
+    public static boolean matchesAnyOf(String pattern, java.util.List<String> commandLines) {
+        for (String l : commandLines) if (matches(pattern, l)) return true;
+        return false;
+    }
+
+    /**
      * True when {@link #matches} holds for any of {@code commandLines}: deny and ask rules try a sub-command as
      * written, with its name's directory stripped and with its environment prefix.
      *
