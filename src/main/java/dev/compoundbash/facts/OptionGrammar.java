@@ -334,6 +334,18 @@ public final class OptionGrammar {
         throw new IllegalArgumentException("option " + spelled + " is not in the grammar " + declaration);
     }
 
+    /** The declared short options and their argument kinds, in optstring order (empty for Tcl flags). */
+    public Map<Character, Argument> shortOptions() {
+        return shorts;
+    }
+
+    /** The declared long options (Tcl flags with their dash) and their argument kinds, in declaration order. */
+    public Map<String, Argument> longOptions() {
+        Map<String, Argument> out = new LinkedHashMap<>();
+        for (Long l : longs) out.put(l.name, l.argument);
+        return Collections.unmodifiableMap(out);
+    }
+
     /**
      * Whether an option takes an argument, as declared.
      *
@@ -539,11 +551,11 @@ public final class OptionGrammar {
                     return false;
                 }
                 Arg v = args.get(i + 1);
+                option(o.key, "--" + name, i, v, i + 1, 0);
                 if (v.many()) {
-                    uncertain(i + 1);
+                    uncertain(i + 1); // the option is settled; its value and what follows are not
                     return false;
                 }
-                option(o.key, "--" + name, i, v, i + 1, 0);
                 i += 2;
                 return true;
             }
@@ -596,11 +608,11 @@ public final class OptionGrammar {
                     return false;
                 }
                 Arg v = args.get(i + 1);
+                option(key, key, i, v, i + 1, 0);
                 if (v.many()) {
-                    uncertain(i + 1);
+                    uncertain(i + 1); // the option is settled; its value and what follows are not
                     return false;
                 }
-                option(key, key, i, v, i + 1, 0);
                 i += 2;
                 return true;
             }

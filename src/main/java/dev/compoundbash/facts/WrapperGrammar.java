@@ -1132,6 +1132,10 @@ public final class WrapperGrammar {
         if (!p.clean()) return shellUncertain("eval", a, p.end()).withOwnRule();
         int i = p.end();
         if (i >= a.size()) return null;
+        for (int k = i; k < a.size(); k++) {
+            // A word only known at run time is spliced into the script text: every static word may hold commands.
+            if (!a.get(k).isStatic()) return shellUncertain("eval", a, i).withOwnRule();
+        }
         Payload s = new Payload(i, a.size(), true, SCRIPT, List.of(String.join(" ", texts(a, i, a.size()))), List.of());
         return new Unwrapped("eval", List.of(s), false, false, List.of(), List.of(), false, true, List.of(), false);
     }
@@ -1293,6 +1297,14 @@ public final class WrapperGrammar {
         addScriptCandidates(payloads, a, from);
         return new Unwrapped(kind, List.copyOf(payloads), false, false, List.of(), List.of(), false, false,
                 List.of(), true, null, false);
+    }
+
+    /** {@code u} with argv candidates from {@code from} on as well. */
+    private static Unwrapped withArgvCandidates(Unwrapped u, List<Arg> a, int from) {
+        List<Payload> ps = new ArrayList<>(u.payloads);
+        addCandidates(ps, a, from, a.size());
+        return new Unwrapped(u.kind, List.copyOf(ps), u.appendsArguments, u.replaceMode, u.implicitPayload, u.actions,
+                u.privileged, u.ownRuleRequired, u.outputs, u.changesDirectory, u.replaceString, u.readsStandardInput);
     }
 
     /** The shell a program starts for a command string or interactively: {@code sh} stands for {@code $SHELL}. */
@@ -1468,6 +1480,10 @@ public final class WrapperGrammar {
             if (!cmd.value().known()) return uncertain(kind, a, cmd.valueIndex(), true);
             words.add("-c");
             words.add(cmd.text());
+        } else if (!ops.isEmpty()) {
+            // The shell runs the first argument as a script file (found through PATH): its text is not known here,
+            // and it may be any program's script.
+            return uncertain(kind, a, ops.get(0), true);
         }
         for (int k : ops) words.add(a.get(k).text());
         Unwrapped u = new Unwrapped(kind, List.of(new Payload(1, a.size(), true, ARGV, List.copyOf(words), List.of())),
@@ -1626,6 +1642,10 @@ public final class WrapperGrammar {
         int i = p.end();
         if (i >= a.size()) return usage(i);
         if (p.has("-x")) return Reading.of(argvPayload("watch", a, i));
+        for (int k = i; k < a.size(); k++) {
+            // A word only known at run time is spliced into the script text: every static word may hold commands.
+            if (!a.get(k).isStatic()) return Reading.of(withArgvCandidates(shellUncertain("watch", a, i), a, i));
+        }
         Payload s = new Payload(i, a.size(), true, SCRIPT, List.of(String.join(" ", texts(a, i, a.size()))), List.of());
         return Reading.of(new Unwrapped("watch", List.of(s), false, false, List.of(), List.of()));
     }

@@ -218,7 +218,7 @@ class OptionGrammarTest {
      * Random optstrings, long-option tables and words; each parsed by the engine and by {@code getopt(1)} (whose output
      * lists the options it read, canonical, then {@code --} and the operands). Distinct long options only: getopt(1)
      * gives each its own value, so "the same option" abbreviations are checked by the wrapper oracle instead.
-     * Budget: {@code -Doptions.getopt.cases} (default 1,500).
+     * Budget: {@code -Doptions.getopt.cases} (default 1,500; {@code -Pfuzz} 50,000).
      */
     @Test
     void engineAgreesWithGlibcGetoptLong() throws Exception {
