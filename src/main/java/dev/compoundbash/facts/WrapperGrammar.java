@@ -221,6 +221,8 @@ public final class WrapperGrammar {
             case "su" -> su(a, false);
             case "runuser" -> su(a, true);
             case "setpriv" -> setpriv(a);
+            case "mapfile", "readarray" -> mapfile(name, a);
+            case "compgen" -> compgen(a);
             default -> null;
         };
     }
@@ -566,6 +568,7 @@ public final class WrapperGrammar {
 
     private static Unwrapped find(List<Arg> a) {
         FindReader r = new FindReader(a).read();
+        if (r.exits) return null; // -help/-version: find prints and exits while it parses, before anything runs
         boolean moved = r.moved;
         if (r.stoppedAt >= 0) {
             // A usage error (find dies before running anything) or a word only known at run time.
@@ -948,7 +951,8 @@ public final class WrapperGrammar {
                         pre.addAll(x.assignments());
                         // The split words have no argv index of their own: name the whole tail they came from.
                         payloads.add(new Payload(o.index(), a.size(), x.readable(), x.form(),
-                                x.readable() ? texts(rebuilt, x.from(), x.to()) : null, List.copyOf(pre),
+                                !x.readable() ? null : x.words() != null ? x.words() : texts(rebuilt, x.from(), x.to()),
+                                List.copyOf(pre),
                                 x.candidate()));
                     }
                     return Reading.of(new Unwrapped("env", List.copyOf(payloads), false, false, List.of(), List.of())
@@ -1179,6 +1183,56 @@ public final class WrapperGrammar {
         }
         if (payloads.isEmpty()) return null;
         return new Unwrapped("alias", payloads, false, false, List.of(), List.of(), false, true, List.of(), false);
+    }
+
+    /**
+     * {@code mapfile}/{@code readarray} (bash 5.2 {@code builtins/mapfile.def}): {@code -C CALLBACK} is evaluated as code
+     * for every {@code -c} lines ({@code run_callback}: {@code evalstring ("CALLBACK INDEX LINE")}). The builtin then
+     * needs its own allow rule, like eval; without {@code -C} it runs nothing: null.
+     */
+    private static Unwrapped mapfile(String name, List<Arg> a) {
+        OptionGrammar.Parsed p = OptionGrammar.named("mapfile").parse(a, 1);
+        List<Payload> payloads = new ArrayList<>();
+        for (OptionGrammar.Option o : p.options()) {
+            if (!o.key().equals("-C")) continue;
+            String text = a.get(o.valueIndex()).text().substring(o.valueOffset());
+            payloads.add(new Payload(o.valueIndex(), o.valueIndex() + 1, true, SCRIPT, List.of(text), List.of()));
+        }
+        if (!p.clean()) {
+            if (payloads.isEmpty() && p.ok() && p.certain()) return null;
+            return shellUncertain(name, a, p.end()).withOwnRule();
+        }
+        if (payloads.isEmpty()) return null;
+        return new Unwrapped(name, List.copyOf(payloads), false, false, List.of(), List.of(), false, true, List.of(),
+                false);
+    }
+
+    /**
+     * {@code compgen} (bash 5.2 {@code builtins/complete.def}): {@code -C COMMAND} runs COMMAND, {@code -F FUNCTION} runs
+     * a shell function (its body is not read here: unreadable), and the {@code -W WORDLIST} is expanded as words, so
+     * the command substitutions in it run (read as the words of a null command). Needs its own allow rule; without
+     * these options it only lists names: null.
+     */
+    private static Unwrapped compgen(List<Arg> a) {
+        OptionGrammar.Parsed p = OptionGrammar.named("compgen").parse(a, 1);
+        if (!p.clean()) return shellUncertain("compgen", a, p.end()).withOwnRule();
+        List<Payload> payloads = new ArrayList<>();
+        for (OptionGrammar.Option o : p.options()) {
+            String text = a.get(o.valueIndex() < 0 ? o.index() : o.valueIndex()).text()
+                    .substring(Math.max(0, o.valueOffset()));
+            switch (o.key()) {
+                case "-C" -> payloads.add(new Payload(o.valueIndex(), o.valueIndex() + 1, true, SCRIPT, List.of(text),
+                        List.of()));
+                case "-W" -> payloads.add(new Payload(o.valueIndex(), o.valueIndex() + 1, true, SCRIPT,
+                        List.of(": " + text), List.of()));
+                case "-F" -> payloads.add(new Payload(a.size(), a.size(), false));
+                default -> {
+                }
+            }
+        }
+        if (payloads.isEmpty()) return null;
+        return new Unwrapped("compgen", List.copyOf(payloads), false, false, List.of(), List.of(), false, true,
+                List.of(), false);
     }
 
     // ---- shells ---------------------------------------------------------------------------------------------------
@@ -1481,9 +1535,11 @@ public final class WrapperGrammar {
             words.add("-c");
             words.add(cmd.text());
         } else if (!ops.isEmpty()) {
-            // The shell runs the first argument as a script file (found through PATH): its text is not known here,
-            // and it may be any program's script.
-            return uncertain(kind, a, ops.get(0), true);
+            // The shell reads its arguments as its own invocation: a first one that is no option is a script file
+            // (found through PATH), whose text is not known here and may be any program's.
+            Arg first = a.get(ops.get(0));
+            if (!first.known()) return uncertain(kind, a, ops.get(0), true);
+            if (!first.prefix().startsWith("-") && !first.prefix().startsWith("+")) return uncertain(kind, a, ops.get(0), true);
         }
         for (int k : ops) words.add(a.get(k).text());
         Unwrapped u = new Unwrapped(kind, List.of(new Payload(1, a.size(), true, ARGV, List.copyOf(words), List.of())),

@@ -221,6 +221,7 @@ class WrapperGrammarTest {
             "env -S'rm -rf' /|rm -rf /",
             "env --split-string='-i FOO=1 rm x' y|[FOO=1] rm x y",
             "env -S 'a \"b c\" d\\_e'|a b c d e",
+            "env -S-v -S x rm|x rm",
             "env -S 'a ${HOME}'|<unreadable> ?a ${HOME}",
             "env -S|<unreadable>",
             "env --frob rm|<unreadable> ?rm",
@@ -349,6 +350,69 @@ class WrapperGrammarTest {
             "/usr/bin/time|<unreadable>",
             "/usr/bin/time -o|<unreadable>",
             "/usr/bin/time -x rm|<unreadable> ?rm",
+            "/usr/bin/time --out=o -- rm|rm >o",
+            // GNU xargs: replace mode against -L/-l/-n in order; optional arguments only attached; slot variables
+            "xargs --eof rm -rf x|rm -rf x",
+            "xargs --eof=E rm|rm",
+            "xargs -eE rm|rm",
+            "xargs --max-lines rm x|rm x",
+            "xargs -l2 rm|rm",
+            "xargs --no-run rm|rm",
+            "xargs --process-slot-var=PATH ls|[PATH=] ls",
+            "xargs --process-slot-var A=B ls|<unreadable> ?A=B ls ?ls",
+            "xargs --pro|<unreadable>",
+            "xargs --help rm|<not a wrapper>",
+            // util-linux: unshare, setpriv; coreutils chroot; su and runuser run a shell (or the command with -u)
+            "unshare -r rm x|rm x",
+            "unshare --mount-proc -f rm|rm",
+            "unshare -R /new rm|rm (privileged)",
+            "unshare|sh",
+            "unshare -h|<not a wrapper>",
+            "chroot / rm x|rm x (privileged)",
+            "chroot --userspec=u:g /r rm|rm (privileged)",
+            "chroot /r|sh -i (privileged)",
+            "chroot|<unreadable> (privileged)",
+            "setpriv --reuid=0 --init-groups rm x|rm x (privileged)",
+            "setpriv --nnp rm|rm (privileged)",
+            "setpriv --n rm|rm (privileged)",
+            "setpriv -d|<not a wrapper>",
+            "setpriv --r rm|<unreadable> ?rm (privileged)",
+            "su root -c 'rm -rf x'|sh -c rm -rf x (privileged)",
+            "su -c 'rm x' root|sh -c rm x (privileged)",
+            "su - root -c ls|sh -l -c ls (privileged)",
+            "su -s /bin/zsh -c ls bob|/bin/zsh -c ls (privileged)",
+            "su root|sh (privileged)",
+            "su root script.sh|<unreadable> ?script.sh (privileged)",
+            "runuser -u bob -- rm x|rm x (privileged)",
+            "runuser -u bob rm -rf x|<unreadable> ?x (privileged)",
+            "runuser bob -c ls|sh -c ls (privileged)",
+            "su -u bob ls|<unreadable> ?bob ls ?ls (privileged)",
+            // bash builtins that evaluate code
+            "mapfile -C 'rm -rf x' -c 1 arr|script: rm -rf x (needs own rule)",
+            "readarray -tCcb a|script: cb (needs own rule)",
+            "mapfile -t arr|<not a wrapper>",
+            "compgen -C 'rm -rf x' w|script: rm -rf x (needs own rule)",
+            "compgen -W '$(curl x)' w|script: : $(curl x) (needs own rule)",
+            "compgen -F f w|<unreadable> (needs own rule)",
+            "compgen -c ls|<not a wrapper>",
+            // shells that run a file before their script
+            "bash -i -c ls|<unreadable>script: ls",
+            "bash -login -c ls|<unreadable>script: ls",
+            "bash --init-file f -c ls|<unreadable>script: ls",
+            "bash +i -c ls|script: ls",
+            "bash -norc -c ls|script: ls",
+            "bash -o errexit -o nounset -c ls|script: ls",
+            "bash -oo errexit nounset -c ls|script: ls",
+            "bash -l|<unreadable>",
+            // find's expression grammar
+            "find x -name -fprintf -o -exec rm {} ;|rm {}",
+            "find x -newermm f -exec rm {} ;|rm {}",
+            "find x -exec rm {} + -exec ls ;|rm {}ls",
+            "find x -ok rm {} +|<unreadable> ?rm {} + ?{} + ?+",
+            "find x -exec rm x{} +|<unreadable> ?rm x{} + ?x{} + ?+",
+            "find x -execdir {} ;|<unreadable> ?{}",
+            "find x -help -exec rm {} ;|<not a wrapper>",
+            "find -L -D tree x -exec rm {} ;|rm {}",
     })
     void moreWrappers(String line, String expected) {
         assertThat(describe(line)).isEqualTo(expected);
@@ -391,8 +455,37 @@ class WrapperGrammarTest {
         }
     }
 
+    @Test
+    void startUpFilesInTheEnvironmentMakeAShellUnreadable() {
+        for (String e : List.of("BASH_ENV=/tmp/x", "ENV=/tmp/x")) {
+            WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(words("bash -c ls"), List.of(e));
+            assertThat(u.payloads()).as(e).anyMatch(p -> !p.readable());
+            assertThat(u.payloads()).as(e).anyMatch(p -> p.readable() && p.form().equals(WrapperGrammar.SCRIPT));
+        }
+        assertThat(WrapperGrammar.unwrap(words("bash -c ls"), List.of("LANG=C")).uncertain()).isFalse();
+        WrapperGrammar.Unwrapped stdin = WrapperGrammar.unwrap(words("bash -l"), List.of());
+        assertThat(stdin.readsStandardInput()).isTrue();
+    }
+
+    @Test
+    void xargsReplaceModeFollowsTheOrderOfOptions() {
+        // findutils xargs.c: -L and -l turn -I off; -n N>1 turns it off, -n1 after it is ignored
+        assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -L1 rm {}")).replaceMode()).isFalse();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -n1 rm {}")).replaceMode()).isTrue();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -n2 rm {}")).replaceMode()).isFalse();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -L1 -I{} rm {}")).replaceMode()).isTrue();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -i -l rm {}")).appendsArguments()).isTrue();
+        // BSD xargs -J inserts the arguments where its word stands
+        WrapperGrammar.Unwrapped j = WrapperGrammar.unwrap(argv("xargs -J % cp % dest"));
+        assertThat(j.appendsArguments()).isTrue();
+        assertThat(j.replaceString()).isEqualTo("%");
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
+            "find x -execdir rm {} ;|true", "find x -okdir rm {} ;|true", "find x -exec rm {} ;|false",
+            "unshare -w /tmp rm|true", "unshare rm|false", "chroot / rm|true", "su - root -c ls|true",
+            "su root -c ls|false",
             "env -C /tmp rm|true", "env --chdir=/tmp rm|true", "env -iC /tmp rm|true", "env -S '-C /tmp rm'|true",
             "env -u X rm|false", "sudo -D /tmp rm|true", "sudo --chdir=/tmp rm|true", "sudo -i rm|true",
             "sudo -u bob rm|false", "timeout 5 rm|false",

@@ -227,7 +227,7 @@ class WrapperOptionOracleTest {
             Path work = Files.createDirectories(tmp.resolve("work-" + b));
             futures.add(pool.submit(() -> {
                 Files.writeString(work.resolve("x"), "a\n");
-                Files.writeString(work.resolve("lk"), "");
+                Files.writeString(work.resolve("lk"), "a\n"); // xargs -a lk reads it too
                 List<ExecutionOracleTest.Case> cases = new ArrayList<>();
                 for (Spelling s : batch) {
                     // the exit status is written after the command, into a file the recordings skip
