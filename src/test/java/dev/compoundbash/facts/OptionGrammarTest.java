@@ -203,6 +203,30 @@ class OptionGrammarTest {
         for (String n : OptionGrammar.names()) assertThat(OptionGrammar.named(n)).as(n).isNotNull();
     }
 
+    /**
+     * The grammar data is the installed programs' own: each declared optstring and every long option name appears in
+     * the program's binary (their getopt_long tables are string constants there). Programs not installed are skipped.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"timeout", "nice", "stdbuf", "env", "xargs", "setsid", "ionice", "chrt", "taskset", "flock",
+            "script", "unshare", "su", "setpriv", "watch", "time", "chroot", "nohup"})
+    void declaredGrammarsMatchTheInstalledPrograms(String program) throws Exception {
+        Path bin = null;
+        for (String d : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
+            Path p = Path.of(d, program);
+            if (java.nio.file.Files.isRegularFile(p)) {
+                bin = p;
+                break;
+            }
+        }
+        Assumptions.assumeTrue(bin != null, program + " is not installed");
+        String bytes = new String(java.nio.file.Files.readAllBytes(bin), StandardCharsets.ISO_8859_1);
+        OptionGrammar g = OptionGrammar.named(program);
+        String declared = g.toString().split(" ", 3)[1];
+        if (declared.length() > 1) assertThat(bytes).as(program + " optstring").contains(declared);
+        for (String name : g.longOptions().keySet()) assertThat(bytes).as(program + " --" + name).contains(name);
+    }
+
     // ---- differential: the engine against glibc getopt_long, through util-linux getopt(1) -------------------------
 
     static boolean getoptWorks() {
