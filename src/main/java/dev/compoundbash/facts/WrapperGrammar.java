@@ -780,6 +780,24 @@ public final class WrapperGrammar {
 
         int next;
 
+        /** Unknown words met so far in payloads: each may fork one reading more, so there is a bound. */
+        int alternatives;
+
+        /**
+         * True when find could read the command with the word at {@code j} being {@code terminator}: the same words
+         * with that one replaced do not end in a usage error (a reading that is uncertain too counts as possible).
+         */
+        boolean terminatorParses(int j, String terminator) {
+            if (++alternatives > 8) return true;
+            List<Arg> alt = new ArrayList<>(a);
+            alt.set(j, Arg.literal(terminator));
+            FindReader r = new FindReader(alt);
+            r.alternatives = alternatives;
+            r.read();
+            alternatives = r.alternatives;
+            return !(r.stoppedAt >= 0 && r.error) || r.exits;
+        }
+
         /** insert_exec_ok: the payload from i+1 to its terminator; false when reading stopped. */
         boolean exec(int i, String primary) {
             int n = a.size();
@@ -794,8 +812,11 @@ public final class WrapperGrammar {
             for (int j = start; j < n; j++) {
                 Arg w = a.get(j);
                 if (!w.known()) {
-                    // it may be ";" (or "+" after a word holding {}), which would end the payload here
-                    if (w.many() || mayBe(w, ";") || (allowPlus && sawBraces && mayBe(w, "+"))) {
+                    // It may be ";" (or "+" after a word holding {}), which would end the payload here. That reading
+                    // matters only when the words after it still parse: otherwise find dies before running anything.
+                    boolean mayEnd = w.many() || (mayBe(w, ";") && terminatorParses(j, ";"))
+                            || (allowPlus && sawBraces && mayBe(w, "+") && terminatorParses(j, "+"));
+                    if (mayEnd) {
                         actions.add(new Action(primary, i, primary.startsWith("-ok"), null));
                         payloads.add(new Payload(start, j, j > start, ARGV, null, List.of()));
                         stop(j, false);

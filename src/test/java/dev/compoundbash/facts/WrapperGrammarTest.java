@@ -468,6 +468,26 @@ class WrapperGrammarTest {
     }
 
     @Test
+    void aFindPayloadWordOnlyKnownAtRunTimeEndsItOnlyWhereTheRestStillParses() throws Exception {
+        // "$p" may be ";", but then {} would be a path after the expression: find would die, so that reading
+        // runs nothing and the payload is read as written
+        for (String certain : List.of("find . -exec grep -l \"$p\" {} \\;", "find . -exec grep \"$p\" {} +")) {
+            WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(args(certain));
+            assertThat(u.uncertain()).as(certain).isFalse();
+        }
+        // here it would end the payload and a second -exec would run rm
+        String forked = "find . -exec echo \"$p\" -exec rm -rf x \\;";
+        assertThat(WrapperGrammar.unwrap(args(forked)).uncertain()).isTrue();
+    }
+
+    /** The words of a command as the hook types them. */
+    static List<Arg> args(String command) throws Exception {
+        var facts = FactExtractor.extract(dev.compoundbash.shell.Parser.parse(command),
+                new Environment(java.nio.file.Path.of("/work"), List.of(), "Linux", null));
+        return facts.subCommands().get(0).getArgs();
+    }
+
+    @Test
     void xargsReplaceModeFollowsTheOrderOfOptions() {
         // findutils xargs.c: -L and -l turn -I off; -n N>1 turns it off, -n1 after it is ignored
         assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -L1 rm {}")).replaceMode()).isFalse();
