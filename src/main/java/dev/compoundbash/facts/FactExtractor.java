@@ -48,6 +48,8 @@ public final class FactExtractor {
     /** Wrappers and inline scripts deeper than this are not read: their payloads are never approved. */
     static final int MAX_WRAPPER_DEPTH = 64;
     private int wrapperDepth;
+    /** True while the payloads of a candidate payload ({@link WrapperGrammar.Payload#candidate()}) are extracted. */
+    private boolean inCandidate;
     private final List<VariableWrite> variableWrites = new ArrayList<>();
     private final List<RunTimeCode> runTimeCode = new ArrayList<>();
     private final java.util.Set<VariableEvaluation> evaluations = new java.util.LinkedHashSet<>();
@@ -332,15 +334,16 @@ public final class FactExtractor {
             List<String> argv = texts(args);
             id = nextId++;
             String raw = s.span().text(source);
-            WrapperGrammar.Unwrapped u = dyn[0] ? null : WrapperGrammar.unwrap(argv);
-            Redirection stdin = u == null && !dyn[0] ? stdinScript(argv, dyn, s.redirections()) : null;
+            WrapperGrammar.Unwrapped u = dyn[0] ? null : WrapperGrammar.unwrap(args, assignmentWords);
+            Redirection stdin = (u == null || u.readsStandardInput()) && !dyn[0]
+                    ? stdinScript(argv, dyn, s.redirections()) : null;
             String role = u != null || stdin != null ? "wrapper" : "command";
             SubCommand sc = commandFact(id, args, dyn, raw, top, role, -1, false, assignmentWords);
             subCommands.add(sc);
             pathOperands(sc);
             // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
             if (!dyn[0] && sc.getBaseName().equals("find")) {
-                for (WrapperGrammar.Action a : WrapperGrammar.findActions(argv)) {
+                for (WrapperGrammar.Action a : WrapperGrammar.findActions(args)) {
                     findActions.add(new FindAction(nextId++, sc.getId(), a.primary(), a.mutating(), a.argument()));
                 }
             }
@@ -717,6 +720,8 @@ public final class FactExtractor {
             return;
         }
         for (WrapperGrammar.Payload p : payloads) {
+            // A candidate's own candidates are among its wrapper's: read once.
+            if (p.candidate() && inCandidate) continue;
             if (!p.readable() || p.from() >= p.to()) {
                 wrappers.add(wrapper(nextId++, u, sc.getId(), -1, false));
                 continue;
@@ -767,14 +772,21 @@ public final class FactExtractor {
             int pid = nextId++;
             wrappers.add(wrapper(wid, u, sc.getId(), pid, true));
             inherited = env;
-            WrapperGrammar.Unwrapped inner = pdyn[0] ? null : WrapperGrammar.unwrap(pargv);
-            Redirection stdin = inner == null && !pdyn[0] ? stdinScript(pargv, pdyn, redirections) : null;
+            WrapperGrammar.Unwrapped inner = pdyn[0] ? null : WrapperGrammar.unwrap(pargs, env);
+            Redirection stdin = (inner == null || inner.readsStandardInput()) && !pdyn[0]
+                    ? stdinScript(pargv, pdyn, redirections) : null;
             SubCommand payload = commandFact(pid, pargs, pdyn, String.join(" ", pargv), top,
                     inner != null || stdin != null ? "wrapper" : "payload", wid, u.appendsArguments(), env);
             subCommands.add(payload);
             pathOperands(payload);
-            if (inner != null) unwrap(payload, inner, pargs, pdyn, top, redirections);
-            if (stdin != null) stdinScriptPayload(payload, stdin, top, env);
+            boolean savedCandidate = inCandidate;
+            inCandidate |= p.candidate();
+            try {
+                if (inner != null) unwrap(payload, inner, pargs, pdyn, top, redirections);
+                if (stdin != null) stdinScriptPayload(payload, stdin, top, env);
+            } finally {
+                inCandidate = savedCandidate;
+            }
         }
     }
 
@@ -874,6 +886,8 @@ public final class FactExtractor {
         InlineLink savedInline = inline;
         List<String> savedInherited = inherited;
         dev.compoundbash.shell.Node savedRoot = scriptRoot;
+        boolean savedCandidate = inCandidate;
+        inCandidate = false; // a script is new text: its wrappers' candidates are its own
         InlineLink link = new InlineLink(u, shell.getId());
         source = script.source();
         scriptRoot = script.body();
@@ -888,6 +902,7 @@ public final class FactExtractor {
             inline = savedInline;
             inherited = savedInherited;
             scriptRoot = savedRoot;
+            inCandidate = savedCandidate;
         }
         // An empty script runs nothing: a readable Wrapper with no payload.
         if (!link.linked) wrappers.add(wrapper(nextId++, u, shell.getId(), -1, true));

@@ -62,11 +62,9 @@ public final class VariableWrites {
     public static List<String> byBuiltin(List<String> argv, boolean[] dyn, List<Operand> operands) {
         List<String> out = new ArrayList<>();
         if (!argv.isEmpty() && !dyn[0] && Parser.DECLARATION.contains(argv.get(0))) {
-            for (int i = 1; i < argv.size(); i++) {
-                String a = argv.get(i);
-                // -n makes a name reference: assignments through it set whatever it names.
-                if (!dyn[i] && a.startsWith("-") && a.length() > 1 && a.indexOf('n') > 0) out.add(null);
-            }
+            // -n makes a name reference: assignments through it set whatever it names.
+            OptionGrammar.Parsed p = declarationOptions(argv, dyn);
+            if (p.has("-n") || !p.certain()) out.add(null);
         }
         for (Operand o : operands) out.add(nameOf(o.text()));
         return out;
@@ -98,7 +96,9 @@ public final class VariableWrites {
      * Which words of a builtin's argv are variable names (for the declaration builtins, {@code NAME=VALUE} words):
      * read's operands and {@code -a} value, printf's {@code -v} value, wait's {@code -p} value, mapfile's last
      * operand, getopts' second operand, unset's operands (not with {@code -f}), every operand of a declaration
-     * builtin.
+     * builtin. Options are read by each builtin's {@code internal_getopt} grammar ({@link OptionGrammar#named}: the
+     * same grammars the tiers judge them with): a usage error assigns nothing; from a word only known at run time
+     * that may be an option on, every word counts as a name (an over-approximation).
      *
      * @param argv the words, argv[0] the builtin's name
      * @param dyn  which words contain an expansion
@@ -108,32 +108,33 @@ public final class VariableWrites {
         List<Operand> out = new ArrayList<>();
         if (argv.isEmpty() || dyn[0]) return out;
         switch (argv.get(0)) {
-            case "read" -> options(argv, dyn, "adinNptu", "a", true, false, out);
-            case "printf" -> options(argv, dyn, "v", "v", false, false, out);
-            case "wait" -> options(argv, dyn, "p", "p", false, false, out);
-            case "mapfile", "readarray" -> options(argv, dyn, "dnOsuCc", "", true, true, out);
+            case "read" -> options(argv, dyn, "read", "-a", true, false, out);
+            case "printf" -> options(argv, dyn, "printf", "-v", false, false, out);
+            case "wait" -> options(argv, dyn, "wait", "-p", false, false, out);
+            case "mapfile", "readarray" -> options(argv, dyn, "mapfile", null, true, true, out);
             case "getopts" -> {
                 // getopts OPTSTRING NAME [ARG...]
-                if (argv.size() > 2) out.add(new Operand(2, argv.get(2)));
+                OptionGrammar.Parsed p = OptionGrammar.named("getopts").parse(words(argv, dyn), 1);
+                int i = p.clean() ? p.end() : 1;
+                if (p.ok() && argv.size() > i + 1) out.add(new Operand(i + 1, argv.get(i + 1)));
             }
             case "unset" -> {
-                boolean functions = false;
-                boolean operands = false;
-                for (int i = 1; i < argv.size(); i++) {
-                    String a = argv.get(i);
-                    if (!operands && !dyn[i] && a.equals("--")) {
-                        operands = true;
-                    } else if (!operands && !dyn[i] && a.startsWith("-") && a.length() > 1) {
-                        functions |= a.contains("f");
-                    } else {
-                        operands = true;
-                        if (!functions) out.add(new Operand(i, a));
-                    }
-                }
+                OptionGrammar.Parsed p = OptionGrammar.named("unset").parse(words(argv, dyn), 1);
+                if (!p.ok()) break;
+                boolean functions = p.has("-f") && p.certain();
+                if (p.has("-f") && p.has("-v")) break; // bash: cannot unset a function and a variable at once
+                if (functions) break;
+                int from = p.certain() ? p.end() : p.uncertainAt();
+                for (int i = from; i < argv.size(); i++) out.add(new Operand(i, argv.get(i)));
             }
             case "export", "declare", "typeset", "local", "readonly" -> {
-                for (int i = 1; i < argv.size(); i++) {
+                OptionGrammar.Parsed p = declarationOptions(argv, dyn);
+                if (!p.ok()) break;
+                int from = p.certain() ? p.end() : p.uncertainAt();
+                for (int i = from; i < argv.size(); i++) {
                     String a = argv.get(i);
+                    // an option-looking word after the first operand is no identifier (bash rejects it, assigning
+                    // nothing); from an uncertain word on it may still be an option
                     if (!dyn[i] && (a.startsWith("-") || a.startsWith("+")) && a.length() > 1) continue;
                     out.add(new Operand(i, a));
                 }
@@ -144,33 +145,44 @@ public final class VariableWrites {
         return out;
     }
 
+    /** The options of a declaration builtin (bash 5.2 {@code declare.def} DECLARE_OPTS, {@code setattr.def}). */
+    private static OptionGrammar.Parsed declarationOptions(List<String> argv, boolean[] dyn) {
+        String g = switch (argv.get(0)) {
+            case "export" -> "export";
+            case "readonly" -> "readonly";
+            default -> "declare";
+        };
+        return OptionGrammar.named(g).parse(words(argv, dyn), 1);
+    }
+
+    /** The words as {@link Arg}s: a dynamic word may be anything, several words or none. */
+    private static List<Arg> words(List<String> argv, boolean[] dyn) {
+        List<Arg> out = new ArrayList<>(argv.size());
+        for (int i = 0; i < argv.size(); i++) {
+            out.add(dyn[i] ? new Arg(argv.get(i), false, false, false, "", false, true, false)
+                    : Arg.literal(argv.get(i)));
+        }
+        return out;
+    }
+
     /**
-     * getopt-style options of a builtin: {@code withArgument} letters take a value (attached or the next word);
-     * the values of {@code nameOptions} letters are variable names; with {@code operandsAreNames} every operand
-     * is (only the last one with {@code lastOperandOnly}).
+     * A builtin's options by its grammar: the value of {@code nameOption} is a variable name; with
+     * {@code operandsAreNames} every operand is (only the last one with {@code lastOperandOnly}).
      */
-    private static void options(List<String> argv, boolean[] dyn, String withArgument, String nameOptions,
+    private static void options(List<String> argv, boolean[] dyn, String grammar, String nameOption,
                                 boolean operandsAreNames, boolean lastOperandOnly, List<Operand> out) {
-        int i = 1;
-        for (; i < argv.size(); i++) {
-            String a = argv.get(i);
-            if (!dyn[i] && a.equals("--")) {
-                i++;
-                break;
-            }
-            if (dyn[i] || !a.startsWith("-") || a.length() < 2) break;
-            for (int k = 1; k < a.length(); k++) {
-                char c = a.charAt(k);
-                if (withArgument.indexOf(c) < 0) continue;
-                if (k + 1 < a.length()) {
-                    // the value is attached (read -aNAME): the name is the rest of this word
-                    if (nameOptions.indexOf(c) >= 0) out.add(new Operand(i, a.substring(k + 1)));
-                } else if (i + 1 < argv.size()) {
-                    i++;
-                    if (nameOptions.indexOf(c) >= 0) out.add(new Operand(i, argv.get(i)));
-                }
-                break;
-            }
+        OptionGrammar.Parsed p = OptionGrammar.named(grammar).parse(words(argv, dyn), 1);
+        if (!p.ok()) return; // a usage error: the builtin assigns nothing
+        for (OptionGrammar.Option o : p.options()) {
+            if (nameOption == null || !o.key().equals(nameOption)) continue;
+            String text = argv.get(o.valueIndex());
+            out.add(new Operand(o.valueIndex(), o.valueOffset() > 0 ? text.substring(o.valueOffset()) : text));
+        }
+        int i = p.certain() ? p.end() : p.uncertainAt();
+        if (!p.certain()) {
+            // from a word only known at run time on, every word may be a name (or the name option's value)
+            for (int k = i; k < argv.size(); k++) out.add(new Operand(k, argv.get(k)));
+            return;
         }
         if (!operandsAreNames || i >= argv.size()) return;
         if (lastOperandOnly) {

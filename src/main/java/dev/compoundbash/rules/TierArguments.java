@@ -1,6 +1,7 @@
 package dev.compoundbash.rules;
 
 import dev.compoundbash.facts.Arg;
+import dev.compoundbash.facts.OptionGrammar;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,8 +74,8 @@ public final class TierArguments {
         if (argumentsAppended) args.add(Arg.ANY);
         return switch (name) {
             case "uniq" -> uniq(args);
-            case "file" -> GnuResult.clean(FILE.parse(args));
-            case "diff" -> GnuResult.clean(DIFF.parse(args));
+            case "file" -> file(args);
+            case "diff" -> diff(args);
             case "date" -> date(args);
             case "hostname" -> hostname(args);
             case "hash" -> hash(args);
@@ -91,209 +92,47 @@ public final class TierArguments {
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // GNU getopt_long.
+    // GNU getopt_long programs: each read by its grammar (OptionGrammar, grammars/options.json), then the options
+    // that take it out of its tier looked up by key (a long option declared the same as a short one has its key).
 
-    private static final int NONE = 0;
-    private static final int REQUIRED = 1;
-    private static final int OPTIONAL = 2;
+    static final OptionGrammar FILE = OptionGrammar.named("file");
+    static final OptionGrammar DIFF = OptionGrammar.named("diff");
+    static final OptionGrammar DATE = OptionGrammar.named("date");
+    static final OptionGrammar HOSTNAME = OptionGrammar.named("hostname");
+    static final OptionGrammar UNIQ = OptionGrammar.named("uniq");
 
-    /** A long option: name, argument kind, and whether it is restricted. */
-    private record LongOption(String name, int argument, boolean restricted) {
+    /** The words read by {@code g} with none of the {@code restricted} options, exactly (no word left uncertain). */
+    private static boolean cleanWithout(OptionGrammar g, List<Arg> words, String... restricted) {
+        OptionGrammar.Parsed p = g.parse(words, 0);
+        return p.clean() && without(p, restricted);
     }
 
-    /**
-     * Where parsing ended.
-     *
-     * @param ok        false when a restricted or unknown option, a missing or splittable option argument was met
-     * @param operands  the operands, in order, with their word index
-     * @param unknownAt index of the first word that might be any option (its value is unknown), or -1; the words
-     *                  from there on were not parsed
-     * @param firstOperand index of the first operand in word order, or -1
-     */
-    private record GnuResult(boolean ok, List<Arg> operands, int unknownAt, int firstOperand) {
-        static final GnuResult BAD = new GnuResult(false, List.of(), -1, -1);
-
-        /** Parsed without a restricted or unknown option and without a word that could be one. */
-        static boolean clean(GnuResult r) {
-            return r.ok && r.unknownAt < 0;
-        }
+    private static boolean without(OptionGrammar.Parsed p, String... restricted) {
+        for (String r : restricted) if (p.has(r)) return false;
+        return true;
     }
 
-    /**
-     * One program's getopt_long grammar.
-     *
-     * @param shortOptions the optstring, {@code x:} for a required and {@code x::} for an optional argument
-     * @param restrictedShort the short options that take the program out of its tier
-     * @param longOptions  every long option the program knows
-     */
-    private record GnuGrammar(String shortOptions, String restrictedShort, List<LongOption> longOptions) {
-        /** -1 unknown, else NONE / REQUIRED / OPTIONAL. */
-        int shortArgument(char c) {
-            if (c == ':' || c == '-') return -1;
-            int i = shortOptions.indexOf(c);
-            if (i < 0) return -1;
-            if (i + 1 < shortOptions.length() && shortOptions.charAt(i + 1) == ':') {
-                return i + 2 < shortOptions.length() && shortOptions.charAt(i + 2) == ':' ? OPTIONAL : REQUIRED;
-            }
-            return NONE;
-        }
-
-        /**
-         * The long option {@code name} selects: the exact match, else the one option it abbreviates. Null when
-         * none, when it abbreviates several (glibc then fails or picks one: not decided here), or when any
-         * option it could abbreviate is restricted.
-         */
-        LongOption lookup(String name) {
-            for (LongOption o : longOptions) if (o.name.equals(name)) return o.restricted ? null : o;
-            if (name.isEmpty()) return null;
-            LongOption found = null;
-            for (LongOption o : longOptions) {
-                if (!o.name.startsWith(name)) continue;
-                if (o.restricted || found != null) return null;
-                found = o;
-            }
-            return found;
-        }
-
-        /**
-         * For one word whose known prefix is {@code prefix}: 1 when that prefix already settles the option and
-         * holds the start of its argument ({@code --date=}, {@code -d@}), 0 when it names a restricted or unknown
-         * option, -1 when the unknown rest could still be any option.
-         */
-        int knownOption(String prefix) {
-            if (prefix.startsWith("--")) {
-                int eq = prefix.indexOf('=');
-                if (eq < 0) return -1;
-                LongOption o = lookup(prefix.substring(2, eq));
-                return o == null || o.argument == NONE ? 0 : 1;
-            }
-            for (int k = 1; k < prefix.length(); k++) {
-                char c = prefix.charAt(k);
-                int a = shortArgument(c);
-                if (a < 0 || restrictedShort.indexOf(c) >= 0) return 0;
-                // The argument is attached: it has a known first character, so it is not empty.
-                if (a != NONE) return k + 1 < prefix.length() ? 1 : -1;
-            }
-            return -1;
-        }
-
-        GnuResult parse(List<Arg> words) {
-            List<Arg> operands = new ArrayList<>();
-            int first = -1;
-            boolean options = true;
-            for (int i = 0; i < words.size(); i++) {
-                Arg w = words.get(i);
-                if (!options || !w.mayBeOption()) {
-                    operands.add(w);
-                    if (first < 0) first = i;
-                    continue;
-                }
-                if (!w.known()) {
-                    // --name="$x" or -d"$x" (one word): the option is known, only its argument is not.
-                    int known = w.many() ? -1 : knownOption(w.prefix());
-                    if (known == 0) return GnuResult.BAD;
-                    if (known > 0) continue;
-                    return new GnuResult(true, operands, i, first < 0 ? i : first);
-                }
-                String v = w.prefix();
-                if (v.equals("--")) {
-                    options = false;
-                    continue;
-                }
-                if (v.startsWith("--")) {
-                    int eq = v.indexOf('=');
-                    LongOption o = lookup(eq < 0 ? v.substring(2) : v.substring(2, eq));
-                    if (o == null) return GnuResult.BAD;
-                    if (o.argument == NONE && eq >= 0) return GnuResult.BAD;
-                    if (o.argument == REQUIRED && eq < 0) {
-                        if (++i >= words.size() || words.get(i).many()) return GnuResult.BAD;
-                    }
-                    continue;
-                }
-                for (int k = 1; k < v.length(); k++) {
-                    char c = v.charAt(k);
-                    int a = shortArgument(c);
-                    if (a < 0 || restrictedShort.indexOf(c) >= 0) return GnuResult.BAD;
-                    if (a == REQUIRED) {
-                        if (k + 1 == v.length() && (++i >= words.size() || words.get(i).many())) return GnuResult.BAD;
-                        break;
-                    }
-                    if (a == OPTIONAL) break;
-                }
-            }
-            return new GnuResult(true, operands, -1, first);
-        }
+    /** file: not -z/-Z (decompressors found through PATH), -C (writes a compiled magic file), -p (writes atimes). */
+    private static boolean file(List<Arg> words) {
+        return cleanWithout(FILE, words, "-z", "-Z", "-C", "-p");
     }
 
-    private static List<LongOption> longs(Object... spec) {
-        List<LongOption> out = new ArrayList<>();
-        for (int i = 0; i < spec.length; i += 2) {
-            String name = (String) spec[i];
-            int kind = (Integer) spec[i + 1];
-            boolean restricted = name.startsWith("!");
-            out.add(new LongOption(restricted ? name.substring(1) : name, kind, restricted));
-        }
-        return List.copyOf(out);
+    /** diff: not -l/--paginate (runs pr). */
+    private static boolean diff(List<Arg> words) {
+        return cleanWithout(DIFF, words, "-l");
     }
-
-    /** file(1) 5.44: optstring and long options of file.c / file_opts.h ({@code file --help}). */
-    static final GnuGrammar FILE = new GnuGrammar("bcCde:Ef:F:hiklLm:nNpP:rsSvzZ0", "zZCp", longs(
-            "help", NONE, "version", NONE, "magic-file", REQUIRED, "!uncompress", NONE,
-            "!uncompress-noreport", NONE, "brief", NONE, "checking-printout", NONE, "exclude", REQUIRED,
-            "exclude-quiet", REQUIRED, "files-from", REQUIRED, "separator", REQUIRED, "mime", NONE,
-            "apple", NONE, "extension", NONE, "mime-type", NONE, "mime-encoding", NONE, "keep-going", NONE,
-            "dereference", NONE, "no-dereference", NONE, "list", NONE, "no-buffer", NONE, "no-pad", NONE,
-            "print0", NONE, "!preserve-date", NONE, "parameter", REQUIRED, "raw", NONE, "special-files", NONE,
-            "no-sandbox", NONE, "!compile", NONE, "debug", NONE));
-
-    /** GNU diff 3.8: optstring and long options of src/diff.c ({@code diff --help}). */
-    static final GnuGrammar DIFF = new GnuGrammar("0123456789abBcC:dD:eEfF:hHiI:lL:nNpPqrsS:tTuU:vwW:x:X:yZ", "l",
-            longs("binary", NONE, "brief", NONE, "changed-group-format", REQUIRED, "color", OPTIONAL,
-                    "context", OPTIONAL, "ed", NONE, "exclude", REQUIRED, "exclude-from", REQUIRED,
-                    "expand-tabs", NONE, "forward-ed", NONE, "from-file", REQUIRED, "help", NONE,
-                    "horizon-lines", REQUIRED, "ifdef", REQUIRED, "ignore-all-space", NONE,
-                    "ignore-blank-lines", NONE, "ignore-case", NONE, "ignore-file-name-case", NONE,
-                    "ignore-matching-lines", REQUIRED, "ignore-space-change", NONE, "ignore-tab-expansion", NONE,
-                    "ignore-trailing-space", NONE, "initial-tab", NONE, "inhibit-hunk-merge", NONE,
-                    "label", REQUIRED, "left-column", NONE, "line-format", REQUIRED, "minimal", NONE,
-                    "new-file", NONE, "new-group-format", REQUIRED, "new-line-format", REQUIRED,
-                    "no-dereference", NONE, "no-ignore-file-name-case", NONE, "normal", NONE,
-                    "old-group-format", REQUIRED, "old-line-format", REQUIRED, "!paginate", NONE,
-                    "palette", REQUIRED, "rcs", NONE, "recursive", NONE, "report-identical-files", NONE,
-                    "sdiff-merge-assist", NONE, "show-c-function", NONE, "show-function-line", REQUIRED,
-                    "side-by-side", NONE, "speed-large-files", NONE, "starting-file", REQUIRED,
-                    "strip-trailing-cr", NONE, "suppress-blank-empty", NONE, "suppress-common-lines", NONE,
-                    "tabsize", REQUIRED, "text", NONE, "to-file", REQUIRED, "unchanged-group-format", REQUIRED,
-                    "unchanged-line-format", REQUIRED, "unidirectional-new-file", NONE, "unified", OPTIONAL,
-                    "version", NONE, "width", REQUIRED));
-
-    /** GNU date (coreutils 9.1): optstring and long options of src/date.c ({@code date --help}). */
-    static final GnuGrammar DATE = new GnuGrammar("d:f:I::r:Rs:u", "s", longs(
-            "date", REQUIRED, "debug", NONE, "file", REQUIRED, "iso-8601", OPTIONAL, "reference", REQUIRED,
-            "resolution", NONE, "rfc-email", NONE, "rfc-822", NONE, "rfc-2822", NONE, "rfc-3339", REQUIRED,
-            "!set", REQUIRED, "uct", NONE, "utc", NONE, "universal", NONE, "help", NONE, "version", NONE));
-
-    /** Debian hostname 3.23: optstring and long options of hostname.c ({@code hostname --help}). */
-    static final GnuGrammar HOSTNAME = new GnuGrammar("aAdfbF:h?iIsVy", "bF", longs(
-            "domain", NONE, "!boot", NONE, "!file", REQUIRED, "fqdn", NONE, "all-fqdns", NONE, "help", NONE,
-            "long", NONE, "short", NONE, "version", NONE, "alias", NONE, "ip-address", NONE,
-            "all-ip-addresses", NONE, "nis", NONE, "yp", NONE));
-
-    /** GNU uniq (coreutils 9.1): optstring (obsolete -N included) and long options of src/uniq.c. */
-    static final GnuGrammar UNIQ = new GnuGrammar("0123456789Dcdf:is:uw:z", "", longs(
-            "count", NONE, "repeated", NONE, "all-repeated", OPTIONAL, "group", OPTIONAL, "ignore-case", NONE,
-            "unique", NONE, "skip-fields", REQUIRED, "skip-chars", REQUIRED, "check-chars", REQUIRED,
-            "zero-terminated", NONE, "help", NONE, "version", NONE));
 
     /**
      * {@code uniq [OPTION]... [INPUT [OUTPUT]]} writes OUTPUT. Safe with at most one operand, or a second that is
      * {@code -}. Counted in word order from the first operand, since under POSIXLY_CORRECT every word after it is
-     * an operand (coreutils uniq.c), and a word of unknown value counts as one.
+     * an operand (coreutils uniq.c), and a word of unknown value counts as one. Every option of uniq is safe, so a
+     * word only known at run time is safe where it stands as long as it is one word and nothing follows it.
      */
     private static boolean uniq(List<Arg> words) {
-        GnuResult r = UNIQ.parse(words);
-        if (!r.ok) return false;
-        int f = r.firstOperand;
+        OptionGrammar.Parsed p = UNIQ.parse(words, 0);
+        if (!p.ok()) return false;
+        int f = p.operandIndices().isEmpty() ? -1 : p.operandIndices().get(0);
+        if (!p.certain()) f = f < 0 ? p.uncertainAt() : Math.min(f, p.uncertainAt());
         if (f < 0) return true;
         if (words.get(f).many()) return false;
         List<Arg> rest = words.subList(f + 1, words.size());
@@ -303,63 +142,37 @@ public final class TierArguments {
 
     /** date: no -s/--set; each operand one word starting with '+' (a format, not a date to set). */
     private static boolean date(List<Arg> words) {
-        GnuResult r = DATE.parse(words);
-        if (!GnuResult.clean(r)) return false;
-        for (Arg o : r.operands) if (o.many() || !o.prefix().startsWith("+")) return false;
+        OptionGrammar.Parsed p = DATE.parse(words, 0);
+        if (!p.clean() || !without(p, "-s")) return false;
+        for (Arg o : p.operandArgs()) if (o.many() || !o.prefix().startsWith("+")) return false;
         return true;
     }
 
-    /** hostname: display options only; an operand sets the name. */
+    /** hostname: display options only; an operand, -b/--boot or -F/--file sets the name. */
     private static boolean hostname(List<Arg> words) {
-        GnuResult r = HOSTNAME.parse(words);
-        return GnuResult.clean(r) && r.operands.isEmpty();
+        OptionGrammar.Parsed p = HOSTNAME.parse(words, 0);
+        return p.clean() && without(p, "-b", "-F") && p.operandIndices().isEmpty();
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // bash builtins (internal_getopt): options until the first operand or "--".
-
-    /** Checks one option of a builtin and its argument (null when it takes none). */
-    @FunctionalInterface
-    private interface OptionCheck {
-        boolean ok(char option, Arg argument);
-    }
+    // bash builtins (internal_getopt): options until the first operand or "--"; the same grammars VariableWrites
+    // reads names with.
 
     /**
-     * Parses a builtin's leading options.
+     * A builtin's leading options read by its grammar, each checked.
      *
-     * @param optstring its options, {@code x:} for one with an argument
-     * @return index of the first operand (words.size() when none), or -1 when an option is unknown or refused,
-     *         or a word in option position has a value that could be an option
+     * @return index of the first operand (words.size() when none), or -1 when an option is unknown or refused, or
+     *         a word in option position has a value that could be an option
      */
-    private static int builtinOptions(List<Arg> words, String optstring, OptionCheck check) {
-        int i = 0;
-        for (; i < words.size(); i++) {
-            Arg w = words.get(i);
-            if (!w.mayBeOption()) return i;
-            if (!w.known()) return -1;
-            String v = w.prefix();
-            if (v.equals("--")) return i + 1;
-            if (v.startsWith("--")) return -1;
-            for (int k = 1; k < v.length(); k++) {
-                char c = v.charAt(k);
-                int at = optstring.indexOf(c);
-                if (c == ':' || at < 0) return -1;
-                if (at + 1 < optstring.length() && optstring.charAt(at + 1) == ':') {
-                    Arg arg;
-                    if (k + 1 < v.length()) {
-                        arg = Arg.literal(v.substring(k + 1));
-                    } else {
-                        if (++i >= words.size()) return -1;
-                        arg = words.get(i);
-                        if (arg.many()) return -1;
-                    }
-                    if (!check.ok(c, arg)) return -1;
-                    break;
-                }
-                if (!check.ok(c, null)) return -1;
-            }
+    private static int builtinOptions(List<Arg> words, String grammar,
+                                      java.util.function.Predicate<OptionGrammar.Option> check) {
+        OptionGrammar.Parsed p = OptionGrammar.named(grammar).parse(words, 0);
+        if (!p.clean()) return -1;
+        for (OptionGrammar.Option o : p.options()) {
+            if (o.value() != null && o.value().many()) return -1;
+            if (!check.test(o)) return -1;
         }
-        return i;
+        return p.end();
     }
 
     /**
@@ -377,12 +190,12 @@ public final class TierArguments {
 
     /** hash [-lr] [-p pathname] [-dt] [name ...]: -p binds a name to any program. */
     private static boolean hash(List<Arg> words) {
-        return builtinOptions(words, "dlp:rt", (c, a) -> c != 'p') >= 0;
+        return builtinOptions(words, "hash", o -> !o.key().equals("-p")) >= 0;
     }
 
     /** read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]. */
     private static boolean read(List<Arg> words) {
-        int i = builtinOptions(words, "Eersa:d:i:n:N:p:t:u:", (c, a) -> c != 'a' || assignable(a));
+        int i = builtinOptions(words, "read", o -> !o.key().equals("-a") || assignable(o.value()));
         if (i < 0) return false;
         for (; i < words.size(); i++) if (!assignable(words.get(i))) return false;
         return true;
@@ -390,20 +203,13 @@ public final class TierArguments {
 
     /** printf [-v var] format [arguments]. */
     private static boolean printf(List<Arg> words) {
-        return builtinOptions(words, "v:", (c, a) -> assignable(a)) >= 0;
+        return builtinOptions(words, "printf", o -> assignable(o.value())) >= 0;
     }
 
-    /** getopts optstring name [arg ...] (a leading "--" is skipped). */
+    /** getopts optstring name [arg ...] (a leading "--" is skipped; getopts takes no other option). */
     private static boolean getopts(List<Arg> words) {
-        int i = 0;
-        if (!words.isEmpty()) {
-            Arg first = words.get(0);
-            if (first.known() && first.prefix().equals("--")) {
-                i = 1;
-            } else if (first.mayBeOption() && !first.known()) {
-                return false;
-            }
-        }
+        int i = builtinOptions(words, "getopts", o -> false);
+        if (i < 0) return false;
         if (words.size() < i + 2) return true; // a usage error: assigns nothing
         if (words.get(i).many()) return false;
         return assignable(words.get(i + 1));
@@ -411,12 +217,12 @@ public final class TierArguments {
 
     /** wait [-fn] [-p var] [id ...]. */
     private static boolean waitBuiltin(List<Arg> words) {
-        return builtinOptions(words, "fnp:", (c, a) -> c != 'p' || assignable(a)) >= 0;
+        return builtinOptions(words, "wait", o -> !o.key().equals("-p") || assignable(o.value())) >= 0;
     }
 
     /** unset [-f] [-v] [-n] [name ...]: plain names only (a subscript is evaluated). */
     private static boolean unset(List<Arg> words) {
-        int i = builtinOptions(words, "fnv", (c, a) -> true);
+        int i = builtinOptions(words, "unset", o -> true);
         if (i < 0) return false;
         for (; i < words.size(); i++) if (!assignable(words.get(i))) return false;
         return true;

@@ -234,7 +234,10 @@ public final class Parser {
                 if (lx.peekPlain("-p")) {
                     lx.consumeWord();
                     posix = true;
+                    lx.skipBlanks();
                 }
+                // parse.y: "--" after time or time -p is TIMEIGN, part of the keyword (bash 5.2 special cases)
+                if (lx.peekPlain("--")) lx.consumeWord();
             } else {
                 break;
             }

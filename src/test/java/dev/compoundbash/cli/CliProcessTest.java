@@ -110,7 +110,7 @@ class CliProcessTest {
         assertThat(cli("rules", "check").stdout()).contains("1 file(s) compile");
 
         Proc.Result t = cli("rules", "test", "--rules", EXAMPLES.toString());
-        assertThat(t.stdout()).endsWith("41 passed, 0 failed\n");
+        assertThat(t.stdout()).endsWith("46 passed, 0 failed\n");
         assertThat(t.exit()).isZero();
         Path bad = tmp.resolve("bad.jsonl");
         Files.writeString(bad, "{\"id\":\"x\",\"command\":\"git push -f origin main\",\"allow\":[\"Bash(git push *)\"],\"expected\":\"allow\"}\n"

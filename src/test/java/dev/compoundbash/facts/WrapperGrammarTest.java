@@ -55,7 +55,7 @@ class WrapperGrammarTest {
             "timeout --signal=TERM -k 5 10 make|make",
             "timeout --kill-after 5 --foreground 10s sleep 1|sleep 1",
             "timeout -sKILL 1 ls|ls",
-            "timeout 10|<none>",
+            "timeout 10|<unreadable>",
             "timeout --bogus 10 ls|<unreadable>",
             "nice -n 5 make|make",
             "nice -n5 make|make",
@@ -63,7 +63,7 @@ class WrapperGrammarTest {
             "nice --adjustment=3 make|make",
             "nice --adjustment 3 make|make",
             "nice make -j4|make -j4",
-            "nice|<none>",
+            "nice|<not a wrapper>",
             "nohup ./server --port 1|./server --port 1",
             "nohup -- make|make",
             "stdbuf -oL tail -f log|tail -f log",
@@ -84,7 +84,7 @@ class WrapperGrammarTest {
         assertThat(plain.appendsArguments()).isTrue();
         assertThat(plain.replaceMode()).isFalse();
         for (String line : List.of("xargs -I{} rm {}", "xargs -I {} rm {}", "xargs --replace rm {}",
-                "xargs --replace=X rm X", "xargs -i rm {}", "xargs -J % rm %")) {
+                "xargs --replace=X rm X", "xargs -i rm {}")) {
             WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(argv(line));
             assertThat(u.replaceMode()).as(line).isTrue();
             assertThat(u.appendsArguments()).as(line).isFalse();
@@ -152,7 +152,8 @@ class WrapperGrammarTest {
 
     /**
      * What a wrapper runs, as one line: the payload words (or {@code script: TEXT}), its {@code [NAME=VALUE]}
-     * assignments, {@code (privileged)}, {@code (needs own rule)} and each output file as {@code >FILE}.
+     * assignments, {@code (privileged)}, {@code (needs own rule)} and each output file as {@code >FILE}; a candidate
+     * payload of an uncertain reading is shown as {@code ?WORDS}, separated by spaces.
      */
     static String describe(String line) {
         List<String> a = words(line);
@@ -165,6 +166,7 @@ class WrapperGrammarTest {
                 out.append("<unreadable>");
                 continue;
             }
+            if (p.candidate()) out.append(" ?");
             if (!p.assignments().isEmpty()) out.append(p.assignments()).append(' ');
             List<String> w = p.words() != null ? p.words() : a.subList(p.from(), p.to());
             out.append(p.form().equals(WrapperGrammar.SCRIPT) ? "script: " + w.get(0) : String.join(" ", w));
@@ -183,18 +185,18 @@ class WrapperGrammarTest {
             "zsh -c ls|script: ls",
             "dash -ec 'set -x; ls'|script: set -x; ls",
             "ksh -c ls|script: ls",
-            "bash -lc 'make test'|script: make test",
+            "bash -lc 'make test'|<unreadable>script: make test",
             "bash -e -u -x -c ls|script: ls",
             "bash -o pipefail -c ls|script: ls",
             "bash +o posix -c ls|script: ls",
             "bash -O extglob -c ls|script: ls",
             "bash --norc --noprofile -c ls|script: ls",
-            "bash --rcfile /x/rc -c ls|script: ls",
+            "bash --rcfile /x/rc -c ls|<unreadable>script: ls",
             "bash -c -x ls|script: ls",
             "/bin/bash -c ls|script: ls",
             "bash -c|<unreadable>",
-            "bash --frobnicate -c ls|<unreadable>",
-            "bash -Z -c ls|<unreadable>",
+            "bash --frobnicate -c ls|<unreadable> ?script: ls",
+            "bash -Z -c ls|<unreadable> ?script: ls",
             "bash script.sh|<not a wrapper>",
             "bash -x script.sh arg|<not a wrapper>",
             "bash|<not a wrapper>",
@@ -219,10 +221,11 @@ class WrapperGrammarTest {
             "env -S'rm -rf' /|rm -rf /",
             "env --split-string='-i FOO=1 rm x' y|[FOO=1] rm x y",
             "env -S 'a \"b c\" d\\_e'|a b c d e",
-            "env -S 'a ${HOME}'|<unreadable>",
+            "env -S-v -S x rm|x rm",
+            "env -S 'a ${HOME}'|<unreadable> ?a ${HOME}",
             "env -S|<unreadable>",
-            "env --frob rm|<unreadable>",
-            "env -x rm|<unreadable>",
+            "env --frob rm|<unreadable> ?rm",
+            "env -x rm|<unreadable> ?rm",
             "env|<not a wrapper>",
             "env FOO=1|<not a wrapper>",
             "env -i|<not a wrapper>",
@@ -241,7 +244,7 @@ class WrapperGrammarTest {
             "exec -aname rm|rm (needs own rule)",
             "exec -cl -- rm|rm (needs own rule)",
             "exec|<not a wrapper>",
-            "exec -q rm|<unreadable>",
+            "exec -q rm|<unreadable> ?rm (needs own rule)",
             "trap 'curl x' EXIT|script: curl x (needs own rule)",
             "trap -- 'rm -f /tmp/l' INT TERM|script: rm -f /tmp/l (needs own rule)",
             "trap - EXIT|<not a wrapper>",
@@ -268,7 +271,7 @@ class WrapperGrammarTest {
             "sudo -v|<not a wrapper>",
             "sudo -k|<not a wrapper>",
             "sudo -e /etc/hosts|<not a wrapper>",
-            "sudo --frob rm|<unreadable> (privileged)",
+            "sudo --frob rm|<unreadable> ?rm (privileged)",
             "sudo -u|<unreadable> (privileged)",
             "doas rm|rm (privileged)",
             "doas -u root -n rm|rm (privileged)",
@@ -292,7 +295,7 @@ class WrapperGrammarTest {
             "chrt -p 123|<not a wrapper>",
             "chrt -f -p 10 123|<not a wrapper>",
             "chrt -m|<not a wrapper>",
-            "chrt -Q 1 rm|<unreadable>",
+            "chrt -Q 1 rm|<unreadable> ?1 rm ?rm",
             "taskset 0x3 rm|rm",
             "taskset -c 0,1 rm x|rm x",
             "taskset -a -c 0-3 rm|rm",
@@ -302,8 +305,8 @@ class WrapperGrammarTest {
             "setsid rm|rm",
             "setsid -f -w rm|rm",
             "setsid --ctty rm|rm",
-            "setsid -x rm|<unreadable>",
-            "setsid|<not a wrapper>",
+            "setsid -x rm|<unreadable> ?rm",
+            "setsid|<unreadable>",
             // flock(1), watch(1), unbuffer(1), caffeinate(8), script(1), time(1)
             "flock /tmp/l rm -rf /|rm -rf /",
             "flock -x -w 5 /tmp/l rm|rm",
@@ -320,33 +323,96 @@ class WrapperGrammarTest {
             "watch --interval=2 --no-title ls|script: ls",
             "watch -x rm -rf /|rm -rf /",
             "watch --exec -n 3 rm|rm",
-            "watch|<not a wrapper>",
-            "watch -y ls|<unreadable>",
+            "watch|<unreadable>",
+            "watch -y ls|<unreadable> ?ls",
             "unbuffer rm|rm",
             "unbuffer -p rm|rm",
-            "unbuffer|<not a wrapper>",
+            "unbuffer|<unreadable>",
             "caffeinate rm|rm",
             "caffeinate -dimsu rm|rm",
             "caffeinate -t 60 -w 123 rm|rm",
             "caffeinate -t 60|<not a wrapper>",
-            "caffeinate -x rm|<unreadable>",
+            "caffeinate -x rm|<unreadable> ?rm",
             "script -c 'rm -rf /'|script: rm -rf /",
             "script -q -c 'make test' /dev/null|script: make test >/dev/null",
             "script --command 'ls' log.txt|script: ls >log.txt",
             "script -a -T t.log -c ls out|script: ls >t.log >out",
             "script -q /dev/null rm -rf /|rm -rf / >/dev/null",
-            "script out.txt|<not a wrapper>",
-            "script|<not a wrapper>",
-            "script -Z -c ls|<unreadable>",
+            "script out.txt|sh -i >out.txt",
+            "script|sh -i",
+            "script -Z -c ls|<unreadable> ?ls",
             "time rm|rm",
             "/usr/bin/time -o out.txt rm|rm >out.txt",
             "/usr/bin/time -oout.txt rm|rm >out.txt",
             "/usr/bin/time --output=/etc/x -a rm|rm >/etc/x",
             "/usr/bin/time -f %e -p -v rm|rm",
             "/usr/bin/time -l rm|rm",
-            "/usr/bin/time|<none>",
+            "/usr/bin/time|<unreadable>",
             "/usr/bin/time -o|<unreadable>",
-            "/usr/bin/time -x rm|<unreadable>",
+            "/usr/bin/time -x rm|<unreadable> ?rm",
+            "/usr/bin/time --out=o -- rm|rm >o",
+            // GNU xargs: replace mode against -L/-l/-n in order; optional arguments only attached; slot variables
+            "xargs --eof rm -rf x|rm -rf x",
+            "xargs --eof=E rm|rm",
+            "xargs -eE rm|rm",
+            "xargs --max-lines rm x|rm x",
+            "xargs -l2 rm|rm",
+            "xargs --no-run rm|rm",
+            "xargs --process-slot-var=PATH ls|[PATH=] ls",
+            "xargs --process-slot-var A=B ls|<unreadable> ?A=B ls ?ls",
+            "xargs --pro|<unreadable>",
+            "xargs --help rm|<not a wrapper>",
+            // util-linux: unshare, setpriv; coreutils chroot; su and runuser run a shell (or the command with -u)
+            "unshare -r rm x|rm x",
+            "unshare --mount-proc -f rm|rm",
+            "unshare -R /new rm|rm (privileged)",
+            "unshare|sh",
+            "unshare -h|<not a wrapper>",
+            "chroot / rm x|rm x (privileged)",
+            "chroot --userspec=u:g /r rm|rm (privileged)",
+            "chroot /r|sh -i (privileged)",
+            "chroot|<unreadable> (privileged)",
+            "setpriv --reuid=0 --init-groups rm x|rm x (privileged)",
+            "setpriv --nnp rm|rm (privileged)",
+            "setpriv --n rm|rm (privileged)",
+            "setpriv -d|<not a wrapper>",
+            "setpriv --r rm|<unreadable> ?rm (privileged)",
+            "su root -c 'rm -rf x'|sh -c rm -rf x (privileged)",
+            "su -c 'rm x' root|sh -c rm x (privileged)",
+            "su - root -c ls|sh -l -c ls (privileged)",
+            "su -s /bin/zsh -c ls bob|/bin/zsh -c ls (privileged)",
+            "su root|sh (privileged)",
+            "su root script.sh|<unreadable> ?script.sh (privileged)",
+            "runuser -u bob -- rm x|rm x (privileged)",
+            "runuser -u bob rm -rf x|<unreadable> ?x (privileged)",
+            "runuser bob -c ls|sh -c ls (privileged)",
+            "su -u bob ls|<unreadable> ?bob ls ?ls (privileged)",
+            // bash builtins that evaluate code
+            "mapfile -C 'rm -rf x' -c 1 arr|script: rm -rf x (needs own rule)",
+            "readarray -tCcb a|script: cb (needs own rule)",
+            "mapfile -t arr|<not a wrapper>",
+            "compgen -C 'rm -rf x' w|script: rm -rf x (needs own rule)",
+            "compgen -W '$(curl x)' w|script: : $(curl x) (needs own rule)",
+            "compgen -F f w|<unreadable> (needs own rule)",
+            "compgen -c ls|<not a wrapper>",
+            // shells that run a file before their script
+            "bash -i -c ls|<unreadable>script: ls",
+            "bash -login -c ls|<unreadable>script: ls",
+            "bash --init-file f -c ls|<unreadable>script: ls",
+            "bash +i -c ls|script: ls",
+            "bash -norc -c ls|script: ls",
+            "bash -o errexit -o nounset -c ls|script: ls",
+            "bash -oo errexit nounset -c ls|script: ls",
+            "bash -l|<unreadable>",
+            // find's expression grammar
+            "find x -name -fprintf -o -exec rm {} ;|rm {}",
+            "find x -newermm f -exec rm {} ;|rm {}",
+            "find x -exec rm {} + -exec ls ;|rm {}ls",
+            "find x -ok rm {} +|<unreadable> ?rm {} + ?{} + ?+",
+            "find x -exec rm x{} +|<unreadable> ?rm x{} + ?x{} + ?+",
+            "find x -execdir {} ;|<unreadable> ?{}",
+            "find x -help -exec rm {} ;|<not a wrapper>",
+            "find -L -D tree x -exec rm {} ;|rm {}",
     })
     void moreWrappers(String line, String expected) {
         assertThat(describe(line)).isEqualTo(expected);
@@ -371,7 +437,7 @@ class WrapperGrammarTest {
             "a b  c|[a, b, c]",
             "'a b' c|[a b, c]",
             "\"a b\" c|[a b, c]",
-            "a\\_b|[a b]",
+            "a\\_b|[a, b]",
             "a\\tb|[a\tb]",
             "'x\"y'|[x\"y]",
             "\"x'y\"|[x'y]",
@@ -384,13 +450,62 @@ class WrapperGrammarTest {
 
     @Test
     void envSplitStringRefusesWhatItDoesNotFollow() {
-        for (String s : List.of("a ${X}", "a $X", "#c", "'open", "\"open", "a\\c", "a\\")) {
+        for (String s : List.of("a ${X}", "a $X", "'open", "\"open", "a\\")) {
             assertThat(WrapperGrammar.splitString(s)).as(s).isNull();
         }
     }
 
+    @Test
+    void startUpFilesInTheEnvironmentMakeAShellUnreadable() {
+        for (String e : List.of("BASH_ENV=/tmp/x", "ENV=/tmp/x")) {
+            WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(words("bash -c ls"), List.of(e));
+            assertThat(u.payloads()).as(e).anyMatch(p -> !p.readable());
+            assertThat(u.payloads()).as(e).anyMatch(p -> p.readable() && p.form().equals(WrapperGrammar.SCRIPT));
+        }
+        assertThat(WrapperGrammar.unwrap(words("bash -c ls"), List.of("LANG=C")).uncertain()).isFalse();
+        WrapperGrammar.Unwrapped stdin = WrapperGrammar.unwrap(words("bash -l"), List.of());
+        assertThat(stdin.readsStandardInput()).isTrue();
+    }
+
+    @Test
+    void aFindPayloadWordOnlyKnownAtRunTimeEndsItOnlyWhereTheRestStillParses() throws Exception {
+        // "$p" may be ";", but then {} would be a path after the expression: find would die, so that reading
+        // runs nothing and the payload is read as written
+        for (String certain : List.of("find . -exec grep -l \"$p\" {} \\;", "find . -exec grep \"$p\" {} +")) {
+            WrapperGrammar.Unwrapped u = WrapperGrammar.unwrap(args(certain));
+            assertThat(u.uncertain()).as(certain).isFalse();
+        }
+        // here it would end the payload and a second -exec would run rm
+        String forked = "find . -exec echo \"$p\" -exec rm -rf x \\;";
+        assertThat(WrapperGrammar.unwrap(args(forked)).uncertain()).isTrue();
+    }
+
+    /** The words of a command as the hook types them. */
+    static List<Arg> args(String command) throws Exception {
+        var facts = FactExtractor.extract(dev.compoundbash.shell.Parser.parse(command),
+                new Environment(java.nio.file.Path.of("/work"), List.of(), "Linux", null));
+        return facts.subCommands().get(0).getArgs();
+    }
+
+    @Test
+    void xargsReplaceModeFollowsTheOrderOfOptions() {
+        // findutils xargs.c: -L and -l turn -I off; -n N>1 turns it off, -n1 after it is ignored
+        assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -L1 rm {}")).replaceMode()).isFalse();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -n1 rm {}")).replaceMode()).isTrue();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -I{} -n2 rm {}")).replaceMode()).isFalse();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -L1 -I{} rm {}")).replaceMode()).isTrue();
+        assertThat(WrapperGrammar.unwrap(argv("xargs -i -l rm {}")).appendsArguments()).isTrue();
+        // BSD xargs -J inserts the arguments where its word stands
+        WrapperGrammar.Unwrapped j = WrapperGrammar.unwrap(argv("xargs -J % cp % dest"));
+        assertThat(j.appendsArguments()).isTrue();
+        assertThat(j.replaceString()).isEqualTo("%");
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
+            "find x -execdir rm {} ;|true", "find x -okdir rm {} ;|true", "find x -exec rm {} ;|false",
+            "unshare -w /tmp rm|true", "unshare rm|false", "chroot / rm|true", "su - root -c ls|true",
+            "su root -c ls|false",
             "env -C /tmp rm|true", "env --chdir=/tmp rm|true", "env -iC /tmp rm|true", "env -S '-C /tmp rm'|true",
             "env -u X rm|false", "sudo -D /tmp rm|true", "sudo --chdir=/tmp rm|true", "sudo -i rm|true",
             "sudo -u bob rm|false", "timeout 5 rm|false",

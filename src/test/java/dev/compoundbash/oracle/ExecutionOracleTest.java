@@ -141,13 +141,28 @@ class ExecutionOracleTest {
      * {@code $ORACLE_REC} whose name starts with {@code prefix}, and exits 0.
      */
     static void recorder(Path file, String prefix) throws IOException {
+        recorder(file, prefix, 0);
+    }
+
+    /** {@link #recorder(Path, String)} exiting with {@code status} (watch -e stops at a failing command). */
+    static void recorder(Path file, String prefix, int status) throws IOException {
         Files.writeString(file, "#!/bin/bash\nprintf '%s\\0' \"${0##*/}\" \"$@\" > \"$ORACLE_REC/" + prefix
-                + "$$.$RANDOM$RANDOM\"\nexit 0\n");
+                + "$$.$RANDOM$RANDOM\"\nexit " + status + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     /** Runs every case of a batch in one sandbox; the recordings of case i land in {@code recs/i}. */
     private static void runBatch(List<Case> cases, Path shims, Path real, Path work, Path recs) throws Exception {
+        runBatch(cases, shims, real, work, recs, List.of("--unshare-all"));
+    }
+
+    /**
+     * {@link #runBatch(List, Path, Path, Path, Path)} with the given namespace options of bwrap ({@code --unshare-all},
+     * or for programs that must change groups, as root, the namespaces without a user namespace plus
+     * {@code --cap-add ALL}).
+     */
+    static void runBatch(List<Case> cases, Path shims, Path real, Path work, Path recs, List<String> namespaces)
+            throws Exception {
         if (cases.isEmpty()) return;
         Files.writeString(work.resolve("a.txt"), "one\ntwo\n");
         // Decoys: a program of every shimmed name in ./ and ./0/, which bash runs once PATH is unset or "0". They
@@ -178,12 +193,16 @@ class ExecutionOracleTest {
                 + "cd \"$1\"; while IFS= read -r -d '' i && IFS= read -r -d '' c; do "
                 + "ORACLE_REC=\"$2/$i\" PATH=\"$3:$4\" /usr/bin/timeout -s KILL 5 /bin/bash -c \"$c\" "
                 + "</dev/null >/dev/null 2>&1 & g=$!; wait $g; waitgroup $g; done < \"$2/commands\"";
-        Process p = new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev",
+        List<String> bwrap = new ArrayList<>(List.of("bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev",
                 "--proc", "/proc", "--bind", work.toString(), work.toString(), "--bind", recs.toString(),
                 recs.toString(), "--ro-bind", shims.toString(), shims.toString(), "--ro-bind", real.toString(),
-                real.toString(), "--unshare-all", "--die-with-parent", "--new-session",
+                real.toString()));
+        bwrap.addAll(namespaces);
+        bwrap.addAll(List.of("--die-with-parent", "--new-session",
                 "/bin/bash", "-c", driver, "driver", work.toString(), recs.toString(), shims.toString(),
-                real.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                real.toString()));
+        Process p = new ProcessBuilder(bwrap).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(p.waitFor(30L * cases.size() + 60, TimeUnit.SECONDS)).isTrue();
     }
 

@@ -24,6 +24,11 @@ class ParserShapeTest {
                 Arguments.of("! a | b", "{(pipe ! (cmd a) | (cmd b))}"),
                 Arguments.of("time a", "{(pipe time (cmd a))}"),
                 Arguments.of("time -p a", "{(pipe time-p (cmd a))}"),
+                // parse.y: "--" after time or time -p belongs to the keyword; "-p" after it is a command
+                Arguments.of("time -- a", "{(pipe time (cmd a))}"),
+                Arguments.of("time -p -- a", "{(pipe time-p (cmd a))}"),
+                Arguments.of("time -- -p a", "{(pipe time (cmd -p a))}"),
+                Arguments.of("time --", "{(pipe time)}"),
                 Arguments.of("time", "{(pipe time)}"),
                 Arguments.of("! a", "{(pipe ! (cmd a))}"),
                 Arguments.of("a\n\nb", "{(cmd a)\\n (cmd b)}"),
