@@ -50,8 +50,12 @@ final class FactsBuilder {
     }
 
     void redirect(String target, boolean dynamic, boolean inside, String prot, boolean relative) {
+        redirect(target, dynamic, inside, prot, relative, false);
+    }
+
+    void redirect(String target, boolean dynamic, boolean inside, String prot, boolean relative, boolean afterCd) {
         redirects.add(new Redirect(nextId++, -1, null, ">", target, true, dynamic, false, false, relative,
-                dynamic ? null : "/x/" + target, inside, prot, false));
+                dynamic ? null : "/x/" + target, inside, prot, false, afterCd));
     }
 
     FactsBuilder allow(String... patterns) {

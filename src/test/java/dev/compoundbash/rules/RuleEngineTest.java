@@ -210,8 +210,16 @@ class RuleEngineTest {
             FactsBuilder b = new FactsBuilder();
             b.top("cd sub");
             b.top("echo x");
-            b.redirect("out.txt", false, true, null, true);
+            b.redirect("out.txt", false, true, null, true, true);
             assertThat(outcome(b)).isEqualTo("ask");
+            // A redirect before the cd (or after one in a subshell) lands in the working directory: the extractor
+            // says which (Redirect.afterDirectoryChange), not a cd anywhere in the call.
+            FactsBuilder before = new FactsBuilder();
+            before.top("echo x");
+            before.redirect("out.txt", false, true, null, true, false);
+            before.top("cd sub");
+            assertThat(engine.evaluate(before.facts(), before.rules, new dev.compoundbash.facts.CallContext("acceptEdits"))
+                    .decision().getOutcome()).isEqualTo("allow");
         }
 
         @Test
