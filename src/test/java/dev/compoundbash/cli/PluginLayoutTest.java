@@ -32,5 +32,8 @@ class PluginLayoutTest {
         assertThat(command).isEqualTo("${CLAUDE_PLUGIN_ROOT}/bin/compound-bash hook");
         assertThat(HookInstaller.OURS.matcher(command).matches()).isTrue();
         assertThat(Files.isExecutable(Path.of("bin/compound-bash"))).isTrue();
+        // SessionStart starts the evaluator so that a session's first Bash call is warm
+        assertThat(hooks.at("/hooks/SessionStart/0/hooks/0/command").asText())
+                .isEqualTo("${CLAUDE_PLUGIN_ROOT}/bin/compound-bash warm");
     }
 }

@@ -84,8 +84,12 @@ class WarmPathTest {
     }
 
     Result call(Path home, String command, Map<String, String> extra) throws Exception {
+        return launch(home, command, extra, "hook");
+    }
+
+    Result launch(Path home, String command, Map<String, String> extra, String subcommand) throws Exception {
         Path launcher = Path.of("bin/compound-bash").toAbsolutePath();
-        ProcessBuilder pb = new ProcessBuilder("sh", launcher.toString(), "hook");
+        ProcessBuilder pb = new ProcessBuilder("sh", launcher.toString(), subcommand);
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("CLAUDE_") || k.startsWith("COMPOUND_BASH_"));
         env.put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
@@ -133,6 +137,23 @@ class WarmPathTest {
         } catch (IOException e) {
             return "(none)";
         }
+    }
+
+    /**
+     * The plugin's SessionStart hook ({@code bin/compound-bash warm}) returns at once, prints nothing (a SessionStart
+     * hook's stdout would become context for the model) and starts the evaluator, so the session's first Bash call is
+     * warm.
+     */
+    @Test
+    void sessionStartWarmsTheEvaluator() throws Exception {
+        long t0 = System.nanoTime();
+        Result warm = launch(homeA, "", Map.of(), "warm");
+        assertThat(warm.exit()).isZero();
+        assertThat(warm.stdout()).isEmpty();
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("returns without waiting for the JVM").isLessThan(30_000);
+        awaitEvaluator(-1);
+        Result first = call(homeA, "git status");
+        assertThat(first.stderr()).contains("compound-bash: warm");
     }
 
     /** First call runs cold and starts the evaluator; once it is up, calls are answered warm. */
