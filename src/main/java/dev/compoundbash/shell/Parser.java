@@ -89,10 +89,34 @@ public final class Parser {
     static List<WordPart> parseHereDocBody(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth,
                                            boolean strip) throws ParseException {
         Parser p = new Parser(root, text, map, endMap, depth, null);
+        p.lx.substitutionBase = 1;
         List<WordPart> parts = p.wp.hereDocParts(strip);
         if (p.lx.found.isEmpty()) return parts;
         Parser p2 = new Parser(root, text, map, endMap, depth, p.lx.found);
+        p2.lx.substitutionBase = 1;
         return p2.wp.hereDocParts(strip);
+    }
+
+    /**
+     * Parses a text that bash expands as a whole, which is not the source as written (decoded {@code $'...'}
+     * text, a double-quoted parameter expansion with its {@code $'...'} strings decoded, the value of a subscript
+     * evaluated again), as the parts of a word in a word-parser mode; one or two passes, as for a here-document.
+     *
+     * @param map    root offset of each character's span start; {@code endMap} of its span end
+     * @param mode   a {@link WordParser} mode that runs to the end of the text
+     * @param q      the quoting context ({@link WordParser#Q_HD} and the like)
+     * @return the parts; the whole text must be consumed
+     * @throws ParseException when the text does not parse as a whole
+     */
+    static List<WordPart> parseNestedParts(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth,
+                                           int mode, int q) throws ParseException {
+        Parser p = new Parser(root, text, map, endMap, depth, null);
+        p.lx.substitutionBase = 1;
+        List<WordPart> parts = p.wp.wholeText(mode, q);
+        if (p.lx.found.isEmpty()) return parts;
+        Parser p2 = new Parser(root, text, map, endMap, depth, p.lx.found);
+        p2.lx.substitutionBase = 1;
+        return p2.wp.wholeText(mode, q);
     }
 
     private CommandList program() throws ParseException {
@@ -110,6 +134,11 @@ public final class Parser {
         Lexer.Failure before = memo ? lx.nestedFailed.get(open) : null;
         if (before != null && lx.depth >= before.depth()) throw before.error();
         int depth = lx.depth;
+        List<int[]> splice = wp.spliceRegions;
+        boolean tildes = wp.assignmentTildes;
+        wp.spliceRegions = null;
+        wp.assignmentTildes = true;
+        lx.substitutionDepth++;
         try {
             lx.enter();
             CommandList body = parseList(true);
@@ -127,6 +156,10 @@ public final class Parser {
             if (memo) lx.nestedFailed.merge(open, new Lexer.Failure(e, depth),
                     (a, b) -> a.depth() <= b.depth() ? a : b);
             throw e;
+        } finally {
+            lx.substitutionDepth--;
+            wp.spliceRegions = splice;
+            wp.assignmentTildes = tildes;
         }
     }
 
@@ -798,8 +831,11 @@ public final class Parser {
     }
 
     /**
-     * Quote removal on a here-document delimiter as written (§3.6.6): no expansion is performed. Line
-     * continuations are removed, outside quotes and inside double quotes; single quotes keep them.
+     * The delimiter of a here-document from its word as written (§3.6.6; make_cmd.c {@code make_here_document}):
+     * no expansion, and when the word is quoted, quote removal of the word as the parser hands it on, in which
+     * {@code $'...'} is already its decoded text and {@code $"..."} its text in double quotes (parse.y
+     * {@code read_token_word}). Line continuations are removed, outside quotes and inside double quotes; single
+     * quotes keep them. Inside double quotes a backslash is removed only before {@code $ ` " \}.
      */
     static String delimiter(String raw) {
         StringBuilder sb = new StringBuilder(raw.length());
@@ -826,7 +862,15 @@ public final class Parser {
                     j++;
                 }
                 i = j;
-            } else if (c == '$' && i + 1 < n && (raw.charAt(i + 1) == '\'' || raw.charAt(i + 1) == '"')) {
+            } else if (c == '$' && i + 1 < n && raw.charAt(i + 1) == '\'') {
+                int j = i + 2;
+                while (j < n && raw.charAt(j) != '\'') {
+                    if (raw.charAt(j) == '\\' && j + 1 < n) j++;
+                    j++;
+                }
+                sb.append(AnsiC.decode(raw.substring(i + 2, Math.min(j, n))));
+                i = j;
+            } else if (c == '$' && i + 1 < n && raw.charAt(i + 1) == '"') {
                 continue;
             } else {
                 sb.append(c);

@@ -43,6 +43,25 @@ public record WordValue(boolean isStatic, String value, String raw, List<WordPar
                 flags[1]);
     }
 
+    /**
+     * The value after quote removal of {@code parts} when they hold no expansion (literals, quoted strings,
+     * double-quoted literals), else null.
+     */
+    static String staticValue(List<WordPart> parts) {
+        StringBuilder sb = new StringBuilder();
+        for (WordPart p : parts) {
+            if (p instanceof WordPart.Literal lit) sb.append(lit.value());
+            else if (p instanceof WordPart.SingleQuoted sq) sb.append(sq.value());
+            else if (p instanceof WordPart.AnsiCQuoted ac) sb.append(ac.value());
+            else if (p instanceof WordPart.DoubleQuoted dq) {
+                String inner = staticValue(dq.parts());
+                if (inner == null) return null;
+                sb.append(inner);
+            } else return null;
+        }
+        return sb.toString();
+    }
+
     private static void collect(List<WordPart> parts, StringBuilder sb, List<WordPart> expansions, boolean[] flags,
                                 boolean quoted) {
         for (WordPart p : parts) {
