@@ -119,6 +119,44 @@ public final class Parser {
         return p2.wp.wholeText(mode, q);
     }
 
+    /**
+     * Parses {@code text} as one whole word, as bash expands a word that brace expansion made (Bash Reference
+     * Manual §3.5.1): such a word is no longer an assignment word, so a tilde after its {@code =} stays.
+     *
+     * @param text the word's text; its spans refer to it
+     * @return the word
+     * @throws ParseException when the text is not exactly one word
+     */
+    static Word parseWord(String text) throws ParseException {
+        try {
+            Lexer.Root root = new Lexer.Root(text);
+            char[] s = text.toCharArray();
+            Parser p = new Parser(root, s, null, null, 0, null);
+            Word w = p.wp.wholeWord();
+            if (p.lx.found.isEmpty()) return w;
+            Parser p2 = new Parser(root, s, null, null, 0, p.lx.found);
+            return p2.wp.wholeWord();
+        } catch (StackOverflowError e) {
+            throw new ParseException("input nests too deeply", 1, 1);
+        } catch (RuntimeException e) {
+            throw new ParseException("internal parser error: " + e, 1, 1);
+        }
+    }
+
+    /**
+     * The end (exclusive) of the command or process substitution ({@code $(...)}, {@code $((...))},
+     * {@code <(...)}, {@code >(...)}) whose first character is at {@code start} in {@code text}, found by parsing
+     * it; -1 when it does not parse.
+     */
+    static int substitutionEnd(String text, int start) {
+        try {
+            Parser p = new Parser(new Lexer.Root(text), text.toCharArray(), null, null, 0, null);
+            return p.wp.substitutionEnd(start);
+        } catch (ParseException | RuntimeException | StackOverflowError e) {
+            return -1;
+        }
+    }
+
     private CommandList program() throws ParseException {
         CommandList list = parseList(true);
         lx.skipNewlines();

@@ -524,6 +524,24 @@ final class WordParser {
         return parts;
     }
 
+    /** Parses the whole scanned text as one word made by brace expansion (for {@link Parser#parseWord}). */
+    Word wholeWord() throws ParseException {
+        assignmentTildes = false;
+        lx.pos = 0;
+        Word w = word(NORMAL, Q_NONE);
+        if (lx.pos != lx.n) throw lx.errAt(lx.pos, "not one word");
+        lx.finishHereDocs();
+        return w;
+    }
+
+    /** The end of the substitution starting at {@code start} (for {@link Parser#substitutionEnd}). */
+    int substitutionEnd(int start) throws ParseException {
+        lx.pos = start;
+        if (lx.s[start] == '$') dollarParen(start, Q_AR);
+        else procSubst(start, lx.s[start] == '>');
+        return lx.pos;
+    }
+
     // ---------------------------------------------------------------- $ expansions
 
     private static boolean isSpecialParam(int c) {
