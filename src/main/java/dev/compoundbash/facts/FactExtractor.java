@@ -1,6 +1,7 @@
 package dev.compoundbash.facts;
 
 import dev.compoundbash.shell.ArrayElement;
+import dev.compoundbash.shell.BraceExpansion;
 import dev.compoundbash.shell.Arithmetic;
 import dev.compoundbash.shell.Span;
 import dev.compoundbash.shell.Assignment;
@@ -192,15 +193,25 @@ public final class FactExtractor {
             assignment(a);
         }
         int id = -1;
-        if (!s.words().isEmpty()) {
-            List<String> argv = new ArrayList<>(s.words().size());
-            boolean[] dyn = new boolean[s.words().size()];
+        // Brace expansion (Bash Reference Manual 3.5.1) makes each word one or more argv entries; past the
+        // expander's bound what runs is not known, so the name counts as dynamic.
+        List<BraceExpansion.Piece> pieces = new ArrayList<>(s.words().size());
+        boolean unexpanded = false;
+        for (Word w : s.words()) {
+            BraceExpansion.Words ex = BraceExpansion.of(w, source);
+            unexpanded |= ex.overflow();
+            pieces.addAll(ex.pieces());
+        }
+        if (!pieces.isEmpty()) {
+            List<String> argv = new ArrayList<>(pieces.size());
+            boolean[] dyn = new boolean[pieces.size()];
             for (int i = 0; i < dyn.length; i++) {
-                WordValue v = WordValue.of(s.words().get(i), source);
+                WordValue v = WordValue.of(pieces.get(i).word(), pieces.get(i).source());
                 argv.add(v.text());
                 // A name with an expansion, a glob or a brace expansion may run anything.
                 dyn[i] = !v.isStatic() || (i == 0 && (v.glob() || v.braceExpansion()));
             }
+            dyn[0] |= unexpanded;
             id = nextId++;
             String raw = s.span().text(source);
             SubCommand sc = commandFact(id, argv, dyn, raw, top, "command", -1, false, assignmentWords);
@@ -208,8 +219,8 @@ public final class FactExtractor {
             // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
             unwrap(sc, argv, dyn, top);
             stdinScript(sc, argv, dyn, s.redirections(), top);
-            // Expansions inside the words run too, nested.
-            for (Word w : s.words()) word(w);
+            // Expansions inside the words run too, nested (once per word brace expansion makes).
+            for (BraceExpansion.Piece p : pieces) wordIn(p.word(), p.source());
             if (!dyn[0]) builtinWrites(argv, dyn);
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
@@ -587,6 +598,17 @@ public final class FactExtractor {
 
     private void word(Word w) {
         if (w != null) parts(w.parts());
+    }
+
+    /** {@link #word(Word)} for a word whose spans refer to {@code text} (a word brace expansion made). */
+    private void wordIn(Word w, String text) {
+        String saved = source;
+        source = text;
+        try {
+            word(w);
+        } finally {
+            source = saved;
+        }
     }
 
     private void parts(List<WordPart> parts) {
