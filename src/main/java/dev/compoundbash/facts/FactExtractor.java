@@ -589,6 +589,13 @@ public final class FactExtractor {
 
     private void element(ArrayElement e) {
         if (e.index() != null) {
+            // bash expands the index as a word, then evaluates its value as arithmetic (an indexed array), which
+            // may assign (a=([PATH=0]=1)) and, for a value only known at run time, run any code in it
+            // (x='$(cmd)'; a=([$x]=1) runs cmd; the parser adds the evaluation of a static value to the index)
+            arithmeticText(e.index().span());
+            if (!WordValue.of(e.index(), source).isStatic()) {
+                runTimeCode(e.index().span().text(source), Context.ARRAY_SUBSCRIPT);
+            }
             context.add(Context.ARRAY_SUBSCRIPT);
             word(e.index());
             context.remove(context.size() - 1);
