@@ -63,12 +63,12 @@ public final class BraceExpansion {
         }
         List<String> out;
         try {
-            out = expand(text, max);
+            out = expand(translate(text), max);
         } catch (RuntimeException e) {
             out = null;
         }
         if (out == null) return new Words(same.pieces(), true, false);
-        if (out.size() == 1 && out.get(0).equals(joinContinuations(text))) return same;
+        if (out.size() == 1 && out.get(0).equals(joinContinuations(translate(text)))) return same;
         List<Piece> pieces = new ArrayList<>(out.size());
         for (String t : out) {
             if (t.isEmpty()) continue; // an unquoted empty word expands to nothing
@@ -89,8 +89,9 @@ public final class BraceExpansion {
         String text = word.text(source);
         if (text.indexOf('{') < 0) return false;
         for (WordPart p : word.parts()) if (p instanceof WordPart.ArrayLiteral) return false;
-        List<String> out = expand(text, MAX_WORDS);
-        return out == null || out.size() != 1 || !out.get(0).equals(joinContinuations(text));
+        String t = translate(text);
+        List<String> out = expand(t, MAX_WORDS);
+        return out == null || out.size() != 1 || !out.get(0).equals(joinContinuations(t));
     }
 
     /**
@@ -107,6 +108,83 @@ public final class BraceExpansion {
         } catch (TooMany e) {
             return null;
         }
+    }
+
+    /**
+     * The word as bash's reader hands it on (parse.y {@code read_token_word}): {@code $'...'} replaced by its decoded
+     * text in single quotes, {@code $"..."} by {@code "..."}, outside double quotes and substitutions.
+     */
+    static String translate(String t) {
+        if (t.indexOf("$'") < 0 && t.indexOf("$\"") < 0) return t;
+        StringBuilder out = new StringBuilder(t.length());
+        int n = t.length();
+        int i = 0;
+        while (i < n) {
+            char c = t.charAt(i);
+            char next = i + 1 < n ? t.charAt(i + 1) : 0;
+            int e;
+            if (c == '\\') {
+                e = Math.min(i + 2, n);
+            } else if (c == '\'') {
+                int j = t.indexOf('\'', i + 1);
+                e = j < 0 ? n : j + 1;
+            } else if (c == '"') {
+                e = dqEnd(t, i);
+            } else if (c == '`') {
+                int j = i + 1;
+                while (j < n && t.charAt(j) != '`') j += t.charAt(j) == '\\' ? 2 : 1;
+                e = Math.min(j + 1, n);
+            } else if (c == '$' && next == '\'') {
+                int j = i + 2;
+                while (j < n && t.charAt(j) != '\'') j += t.charAt(j) == '\\' ? 2 : 1;
+                String decoded = AnsiC.decode(t.substring(i + 2, Math.min(j, n)));
+                out.append('\'').append(decoded.replace("'", "'\\''")).append('\'');
+                i = Math.min(j + 1, n);
+                continue;
+            } else if (c == '$' && next == '"') {
+                i++;
+                continue;
+            } else if ((c == '$' || c == '<' || c == '>') && next == '(') {
+                int end = Parser.substitutionEnd(t, i);
+                e = end < 0 ? n : end;
+            } else {
+                e = i + 1;
+            }
+            out.append(t, i, e);
+            i = e;
+        }
+        return out.toString();
+    }
+
+    /** After the double-quoted string whose opening quote is at {@code i}. */
+    private static int dqEnd(String t, int i) {
+        int n = t.length();
+        int j = i + 1;
+        while (j < n && t.charAt(j) != '"') {
+            char c = t.charAt(j);
+            if (c == '\\') {
+                j += 2;
+            } else if (c == '`') {
+                j++;
+                while (j < n && t.charAt(j) != '`') j += t.charAt(j) == '\\' ? 2 : 1;
+                j++;
+            } else if (c == '$' && j + 1 < n && t.charAt(j + 1) == '(') {
+                int end = Parser.substitutionEnd(t, j);
+                j = end < 0 ? n : end;
+            } else if (c == '$' && j + 1 < n && t.charAt(j + 1) == '{') {
+                int depth = 0;
+                for (; j < n; j++) {
+                    char d = t.charAt(j);
+                    if (d == '\\') j++;
+                    else if (d == '{') depth++;
+                    else if (d == '}' && --depth == 0) break;
+                }
+                j++;
+            } else {
+                j++;
+            }
+        }
+        return Math.min(j + 1, n);
     }
 
     /** Removes backslash-newline pairs outside single quotes (bash removes them while reading the word). */

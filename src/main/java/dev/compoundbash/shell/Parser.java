@@ -174,8 +174,10 @@ public final class Parser {
         int depth = lx.depth;
         List<int[]> splice = wp.spliceRegions;
         boolean tildes = wp.assignmentTildes;
+        boolean noTranslation = wp.noTranslation;
         wp.spliceRegions = null;
         wp.assignmentTildes = true;
+        wp.noTranslation = false;
         lx.substitutionDepth++;
         try {
             lx.enter();
@@ -198,6 +200,7 @@ public final class Parser {
             lx.substitutionDepth--;
             wp.spliceRegions = splice;
             wp.assignmentTildes = tildes;
+            wp.noTranslation = noTranslation;
         }
     }
 
@@ -453,7 +456,8 @@ public final class Parser {
                     return new Command.ArithmeticCommand(lx.span(start, end, kids(a, r)), a, r);
                 }
             } catch (ParseException e) {
-                // fall back to a subshell
+                // fall back to a subshell (unless bash took it as arithmetic)
+                if (e.isInExpansion()) throw e;
             }
             lx.pending = savedPending;
             lx.depth = savedDepth;

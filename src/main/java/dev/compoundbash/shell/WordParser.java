@@ -76,6 +76,14 @@ final class WordParser {
     static final int Q_HD = 2;
     /** Inside arithmetic text the parser reads: {@code $'...'} becomes its decoded text in single quotes. */
     static final int Q_AR = 3;
+    /** A {@code ${...}} in the body of an unquoted here-document: as {@link #Q_HD}, except its operator's word. */
+    static final int Q_HEREDOC = 4;
+    /**
+     * The word after {@code % # / ^ , :} in a {@code ${...}} of a here-document body, which bash reads with
+     * {@code $'...'} translated while it expands the body (subst.c {@code extract_heredoc_dolbrace_string}: the
+     * decoded text in single quotes, or as it is inside a nested {@code ${...}}).
+     */
+    static final int Q_HDT = 5;
 
     /** Splice re-parses ({@link #splice}) nested in one another before the input is rejected. */
     static final int MAX_SPLICE_DEPTH = 3;
@@ -94,6 +102,12 @@ final class WordParser {
     private List<WordPart> extraParts;
     /** Whether tilde prefixes after {@code =} and {@code :} of an assignment-shaped word are expanded. */
     boolean assignmentTildes = true;
+    /**
+     * Whether {@code $'...'} and {@code $"..."} are plain text: in a word brace expansion made, whose own quoted
+     * strings the parser translated before (so a {@code $} that brace expansion puts before a quote stays a
+     * {@code $}); never inside a command substitution, which is parsed as commands.
+     */
+    boolean noTranslation;
 
     WordParser(Lexer lx, Parser parser) {
         this.lx = lx;
@@ -110,7 +124,7 @@ final class WordParser {
 
     /** Whether text in {@code mode} is expanded as it stands, never read by the parser's matched-pair reader. */
     private static boolean expansionOnly(int mode, int q) {
-        return mode == OPERAND_ALL || mode == ARITH_ALL || mode == HEREDOC || q == Q_HD;
+        return mode == OPERAND_ALL || mode == ARITH_ALL || mode == HEREDOC || q == Q_HD || q == Q_HEREDOC;
     }
 
     // ---------------------------------------------------------------- words
@@ -283,7 +297,7 @@ final class WordParser {
                                 dirty = false;
                             }
                             lx.pos = e;
-                            part = new WordPart.Tilde(lx.span(p, e), lx.text(p + 1, e));
+                            part = new WordPart.Tilde(lx.span(p, e), lx.text(p + 1, e).replace("\\\n", ""));
                         }
                     }
                 }
@@ -353,19 +367,29 @@ final class WordParser {
         return q < lx.n && lx.s[q] == want;
     }
 
-    /** End of a tilde prefix starting at {@code p} ({@code ~} or {@code ~user}), or -1 when there is none. */
+    /**
+     * End of a tilde prefix starting at {@code p} ({@code ~} or {@code ~user}), or -1 when there is none (general.c
+     * {@code bash_tilde_find_word} and {@code bash_tilde_expand}, readline's {@code tilde_expand}): the prefix runs to
+     * the first {@code /} (or {@code :} in an assignment) and is not expanded when a quote character or backslash is
+     * in it; the user name ends there or at {@code :} or, outside assignment values, {@code =~}. A name holding an
+     * expansion is read as an expansion after a literal {@code ~} (no such user exists).
+     */
     private int tildeEnd(int p, int mode) {
         char[] s = lx.s;
-        int q = p + 1;
+        for (int q = lx.norm(p + 1); q < lx.n && s[q] != '/' && !Lexer.isMeta(s[q]); q = lx.norm(q + 1)) {
+            char c = s[q];
+            if (mode == ASSIGN && c == ':') break;
+            if (c == '\\' || c == '\'' || c == '"') return -1;
+        }
+        int q = lx.norm(p + 1);
         while (q < lx.n) {
             char c = s[q];
-            if (Lexer.isNameChar(c) || c == '.' || c == '-' || c == '+') q++;
-            else break;
+            if (c == '/' || Lexer.isMeta(c) || c == ':') return q;
+            if (c == '=' && mode != ASSIGN && lx.norm(q + 1) < lx.n && s[lx.norm(q + 1)] == '~') return q;
+            if (c == '$' || c == '`' || c == '{' || c == '}' || c == '*' || c == '?' || c == '[' || c == ']') return -1;
+            q = lx.norm(q + 1);
         }
-        if (q >= lx.n) return q;
-        char c = s[q];
-        if (c == '/' || Lexer.isMeta(c) || (mode == ASSIGN && c == ':')) return q;
-        return -1;
+        return q;
     }
 
     /** Whether a backslash escapes {@code e} in {@code mode} (else it stays literal). */
@@ -454,6 +478,8 @@ final class WordParser {
             parts = parts(mode, q, from, null);
             if (lx.pos != to) throw lx.errAt(from, "unexpected end of quoted text");
             lx.finishHereDocs();
+        } catch (ParseException e) {
+            throw e.inExpansion();
         } finally {
             lx.limit(saved);
             lx.substitutionBase = savedBase;
@@ -512,7 +538,11 @@ final class WordParser {
         int[] endMap = new int[text.length + 1];
         java.util.Arrays.fill(map, lx.rootOffset(start));
         java.util.Arrays.fill(endMap, lx.rootEnd(end));
-        return Parser.parseNestedParts(lx.root, text, map, endMap, lx.depth, mode, q);
+        try {
+            return Parser.parseNestedParts(lx.root, text, map, endMap, lx.depth, mode, q);
+        } catch (ParseException e) {
+            throw e.inExpansion();
+        }
     }
 
     /** Parses the whole scanned text in {@code mode} (for {@link Parser#parseNestedParts}). */
@@ -527,6 +557,7 @@ final class WordParser {
     /** Parses the whole scanned text as one word made by brace expansion (for {@link Parser#parseWord}). */
     Word wholeWord() throws ParseException {
         assignmentTildes = false;
+        noTranslation = true;
         lx.pos = 0;
         Word w = word(NORMAL, Q_NONE);
         if (lx.pos != lx.n) throw lx.errAt(lx.pos, "not one word");
@@ -559,17 +590,23 @@ final class WordParser {
         boolean dqOperand = q != Q_NONE && isOperandMode(mode);
         switch (c) {
             case '\'' -> {
-                if (mode == DQ || mode == HEREDOC) return null;
+                if (mode == DQ || mode == HEREDOC || noTranslation) return null;
                 if (arith || dqOperand) {
                     // no translation where only the expansion reads the text: `$` is a plain character
                     if (expansionOnly(mode, q)) return null;
                     int sub = arith ? ARITH_ALL : OPERAND_ALL;
-                    if (q == Q_DQ && spliceRegions != null) {
+                    if ((q == Q_DQ || q == Q_HDT) && spliceRegions != null) {
                         // Inside double quotes the decoded text is inserted as it is (spliced by paramBraced);
                         // with extquote off it is not translated: `$` and the quoted text are read as written.
+                        // In a here-document it is single-quoted, or inserted as it is in a nested ${...}.
                         int end = ansiCEnd(start);
                         spliceRegions.add(new int[]{start, end});
-                        extraParts = region(start, end, sub, Q_HD);
+                        List<WordPart> readings = new ArrayList<>(region(start, end, sub, Q_HD));
+                        if (q == Q_HDT) {
+                            readings.addAll(decodedAnsiC(start, sub));
+                            lx.pos = end;
+                        }
+                        extraParts = readings;
                         return null;
                     }
                     extraParts = decodedAnsiC(start, sub);
@@ -578,7 +615,7 @@ final class WordParser {
                 return ansiC(start);
             }
             case '"' -> {
-                if (mode == DQ || mode == HEREDOC) return null;
+                if (mode == DQ || mode == HEREDOC || noTranslation) return null;
                 if ((arith || dqOperand) && expansionOnly(mode, q)) return null;
                 return doubleQuoted(start, lx.norm(start + 1) + 1, true);
             }
@@ -586,11 +623,31 @@ final class WordParser {
                 return dollarParen(start, nestedArithQuoting(mode, q));
             }
             case '[' -> {
-                lx.advance(2);
-                Arithmetic a = arith(']', false, nestedArithQuoting(mode, q));
-                if (lx.cur() != ']') throw lx.errAt(start, "unexpected end of file while looking for matching `]'");
-                lx.pos++;
-                return new WordPart.ArithExpansion(lx.spanOf(start, lx.pos, a), a, true);
+                // $[ ] is read by the parser's matched-pair reader with the quoting around it (parse.y
+                // parse_matched_pair, unlike $(( )), which parse_comsub reads without): inside double quotes its
+                // $'...' is inserted decoded as it is
+                int aq = bracketArithQuoting(mode, q);
+                List<int[]> outer = spliceRegions;
+                boolean own = (aq == Q_DQ || aq == Q_HDT) && outer == null;
+                if (own) spliceRegions = new ArrayList<>(0);
+                List<int[]> regions;
+                Arithmetic a;
+                try {
+                    lx.advance(2);
+                    a = arith(']', false, aq);
+                    if (lx.cur() != ']') {
+                        throw lx.errAt(start, "unexpected end of file while looking for matching `]'");
+                    }
+                    lx.pos++;
+                } finally {
+                    regions = spliceRegions;
+                    spliceRegions = outer;
+                }
+                WordPart.ArithExpansion ae = new WordPart.ArithExpansion(lx.spanOf(start, lx.pos, a), a, true);
+                if (own && regions != null && !regions.isEmpty()) {
+                    extraParts = splice(start, lx.pos, regions, aq == Q_DQ ? DQ : HEREDOC);
+                }
+                return ae;
             }
             case '{' -> {
                 return paramBraced(start, braceQuoting(mode, q));
@@ -620,10 +677,19 @@ final class WordParser {
     /** The quoting of a {@code ${...}} met in {@code mode}. */
     private static int braceQuoting(int mode, int q) {
         if (mode == DQ) return Q_DQ;
+        if (mode == HEREDOC) return Q_HEREDOC;
         if (expansionOnly(mode, q)) return Q_HD;
         if (isArith(mode)) return q == Q_NONE ? Q_AR : q;
         if (isOperandMode(mode)) return q;
         return Q_NONE;
+    }
+
+    /** The quoting of a {@code $[ ]} met in {@code mode}: that of the text around it (see {@link #dollar}). */
+    private static int bracketArithQuoting(int mode, int q) {
+        if (mode == DQ) return Q_DQ;
+        if (expansionOnly(mode, q)) return Q_HD;
+        if ((isArith(mode) || isOperandMode(mode)) && (q == Q_DQ || q == Q_HDT)) return q;
+        return Q_AR;
     }
 
     /** The quoting of a {@code $(( ))} or {@code $[ ]} met in {@code mode}: translated unless only expanded. */
@@ -645,7 +711,8 @@ final class WordParser {
                     return new WordPart.ArithExpansion(lx.spanOf(start, lx.pos, a), a, false);
                 }
             } catch (ParseException e) {
-                // not arithmetic: fall back to a command substitution
+                // not arithmetic: fall back to a command substitution (unless bash took it as arithmetic)
+                if (e.isInExpansion()) throw e;
             }
             lx.pending = savedPending;
             lx.depth = savedDepth;
@@ -682,8 +749,9 @@ final class WordParser {
      */
     private WordPart paramBraced(int start, int q) throws ParseException {
         List<int[]> outerRegions = spliceRegions;
-        boolean outermost = q == Q_DQ && outerRegions == null;
-        if (q == Q_DQ) {
+        boolean collects = q == Q_DQ || q == Q_HEREDOC || q == Q_HDT;
+        boolean outermost = collects && outerRegions == null;
+        if (collects) {
             if (outermost) spliceRegions = new ArrayList<>(0);
         } else {
             spliceRegions = null;
@@ -701,7 +769,7 @@ final class WordParser {
         if (outermost && regions != null && !regions.isEmpty()) {
             List<WordPart> before = extraParts;
             extraParts = null;
-            List<WordPart> spliced = splice(start, lx.pos, regions);
+            List<WordPart> spliced = splice(start, lx.pos, regions, q == Q_DQ ? DQ : HEREDOC);
             List<WordPart> all = new ArrayList<>();
             if (before != null) all.addAll(before);
             all.addAll(spliced);
@@ -714,7 +782,7 @@ final class WordParser {
      * The text bash expands for local text {@code start..end} holding the {@code $'...'} strings {@code regions},
      * each replaced by its decoded text, parsed as double-quoted text that is expanded as it stands.
      */
-    private List<WordPart> splice(int start, int end, List<int[]> regions) throws ParseException {
+    private List<WordPart> splice(int start, int end, List<int[]> regions, int mode) throws ParseException {
         if (lx.root.spliceDepth >= MAX_SPLICE_DEPTH) {
             throw lx.errAt(start, "ANSI-C strings nest too deeply in double-quoted parameter expansions");
         }
@@ -751,7 +819,9 @@ final class WordParser {
         }
         lx.root.spliceDepth++;
         try {
-            return Parser.parseNestedParts(lx.root, text.toString().toCharArray(), m, em, lx.depth, DQ, Q_HD);
+            return Parser.parseNestedParts(lx.root, text.toString().toCharArray(), m, em, lx.depth, mode, Q_HD);
+        } catch (ParseException e) {
+            throw e.inExpansion();
         } finally {
             lx.root.spliceDepth--;
         }
@@ -796,6 +866,7 @@ final class WordParser {
         String op = null;
         List<Word> operands = new ArrayList<>(2);
         c = lx.cur();
+        if (q == Q_HEREDOC) q = "%#/^,:".indexOf(c) >= 0 ? Q_HDT : Q_HD;
         if (c != '}') {
             int nx = lx.next();
             switch (c) {
@@ -888,7 +959,8 @@ final class WordParser {
         boolean savedSemi = arithSemi;
         List<int[]> savedRegions = spliceRegions;
         arithSemi = semi;
-        spliceRegions = null;
+        // $(( )) is read apart from the quoting around it; $[ ] inside double quotes collects for the splice
+        if (q != Q_DQ && q != Q_HDT) spliceRegions = null;
         List<WordPart> parts;
         try {
             parts = parts(close == ')' ? ARITH_PAREN : ARITH_BRACKET, q, start, null);
@@ -911,8 +983,13 @@ final class WordParser {
         String v = WordValue.staticValue(index.parts());
         if (v == null || (v.indexOf('$') < 0 && v.indexOf('`') < 0)) return index;
         int start = lx.pos;
-        List<WordPart> parts = Parser.parseNestedParts(lx.root, v.toCharArray(), fill(v.length() + 1,
-                index.span().start()), fill(v.length() + 1, index.span().end()), lx.depth, ARITH_ALL, Q_HD);
+        List<WordPart> parts;
+        try {
+            parts = Parser.parseNestedParts(lx.root, v.toCharArray(), fill(v.length() + 1, index.span().start()),
+                    fill(v.length() + 1, index.span().end()), lx.depth, ARITH_ALL, Q_HD);
+        } catch (ParseException e) {
+            throw e.inExpansion();
+        }
         lx.pos = start;
         boolean expands = false;
         for (WordPart p : parts) expands |= !(p instanceof WordPart.Literal);

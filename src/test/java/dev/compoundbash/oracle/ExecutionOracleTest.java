@@ -191,7 +191,7 @@ class ExecutionOracleTest {
         if (!Files.isDirectory(dir)) return out;
         try (Stream<Path> s = Files.list(dir)) {
             for (Path f : s.sorted().toList()) {
-                String text = Files.readString(f, StandardCharsets.UTF_8);
+                String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
                 if (text.endsWith("\0")) text = text.substring(0, text.length() - 1);
                 List<String> argv = new ArrayList<>(Arrays.asList(text.split("\0", -1)));
                 // a decoy reached through a changed PATH: never the command the hook saw
