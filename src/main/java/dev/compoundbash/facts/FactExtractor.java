@@ -253,7 +253,7 @@ public final class FactExtractor {
         for (VariableWrites.Operand o : operands) {
             if (!dyn[o.index()]) continue;
             String text = o.text();
-            int eq = declaration ? text.indexOf('=') : -1;
+            int eq = declaration ? assignmentEquals(text) : -1;
             String namePart = eq > 0 ? text.substring(0, eq) : text;
             if (namePart.indexOf('$') >= 0 || namePart.indexOf('`') >= 0 || !namePart.matches("[A-Za-z_].*")) {
                 runTimeCode(text, Context.EVALUATED_NAME);
@@ -267,6 +267,21 @@ public final class FactExtractor {
                 if (dyn[i] && argv.get(i - 1).equals("-v")) runTimeCode(argv.get(i), Context.EVALUATED_NAME);
             }
         }
+    }
+
+    /**
+     * The index of the {@code =} that ends the name of {@code NAME=...} or {@code NAME[SUB]=...} (the first one after
+     * the subscript: {@code a[x==1]=v} is a[x==1]), or -1.
+     */
+    private static int assignmentEquals(String text) {
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '[') depth++;
+            else if (c == ']' && depth > 0) depth--;
+            else if (c == '=' && depth == 0) return i;
+        }
+        return text.indexOf('=');
     }
 
     /**
