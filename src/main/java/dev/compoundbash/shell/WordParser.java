@@ -79,7 +79,8 @@ final class WordParser {
     /** A {@code ${...}} in the body of an unquoted here-document: as {@link #Q_HD}, except its operator's word. */
     static final int Q_HEREDOC = 4;
     /**
-     * The word after {@code % # / ^ , :} in a {@code ${...}} of a here-document body, which bash reads with
+     * The word after {@code % # / ^ ,} or a substring {@code :} in a {@code ${...}} of a here-document body, which
+     * bash reads with
      * {@code $'...'} translated while it expands the body (subst.c {@code extract_heredoc_dolbrace_string}: the
      * decoded text in single quotes, or as it is inside a nested {@code ${...}}).
      */
@@ -384,6 +385,7 @@ final class WordParser {
         int q = lx.norm(p + 1);
         while (q < lx.n) {
             char c = s[q];
+            if (c == '(') return -1; // an extended glob such as ~@(a|b): no tilde prefix
             if (c == '/' || Lexer.isMeta(c) || c == ':') return q;
             if (c == '=' && mode != ASSIGN && lx.norm(q + 1) < lx.n && s[lx.norm(q + 1)] == '~') return q;
             if (c == '$' || c == '`' || c == '{' || c == '}' || c == '*' || c == '?' || c == '[' || c == ']') return -1;
@@ -866,7 +868,12 @@ final class WordParser {
         String op = null;
         List<Word> operands = new ArrayList<>(2);
         c = lx.cur();
-        if (q == Q_HEREDOC) q = "%#/^,:".indexOf(c) >= 0 ? Q_HDT : Q_HD;
+        if (q == Q_HEREDOC) {
+            // measured (bash 5.2): the substring, pattern, replacement and case words are read translated, the
+            // words of :- := :+ :? - = + ? are not
+            int nx = lx.next();
+            q = "%#/^,".indexOf(c) >= 0 || (c == ':' && "-=?+".indexOf(nx) < 0) ? Q_HDT : Q_HD;
+        }
         if (c != '}') {
             int nx = lx.next();
             switch (c) {
