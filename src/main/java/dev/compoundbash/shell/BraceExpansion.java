@@ -18,6 +18,8 @@ import java.util.List;
 public final class BraceExpansion {
     /** Words one word may expand to before its command is never approved. */
     public static final int MAX_WORDS = 256;
+    /** Characters all the words made of one word may hold before its command is never approved. */
+    public static final int MAX_CHARS = 65_536;
 
     private BraceExpansion() {
     }
@@ -63,12 +65,16 @@ public final class BraceExpansion {
         }
         List<String> out;
         try {
-            out = expand(translate(text), max);
+            out = expand(text, max);
         } catch (RuntimeException e) {
             out = null;
         }
         if (out == null) return new Words(same.pieces(), true, false);
-        if (out.size() == 1 && out.get(0).equals(joinContinuations(translate(text)))) return same;
+        if (out.size() == 1 && out.get(0).equals(joinContinuations(text))) return same;
+        long chars = 0;
+        for (String t : out) chars += t.length();
+        // bounded work: every word made is parsed again
+        if (chars > MAX_CHARS) return new Words(same.pieces(), true, false);
         List<Piece> pieces = new ArrayList<>(out.size());
         for (String t : out) {
             if (t.isEmpty()) continue; // an unquoted empty word expands to nothing
@@ -89,9 +95,8 @@ public final class BraceExpansion {
         String text = word.text(source);
         if (text.indexOf('{') < 0) return false;
         for (WordPart p : word.parts()) if (p instanceof WordPart.ArrayLiteral) return false;
-        String t = translate(text);
-        List<String> out = expand(t, MAX_WORDS);
-        return out == null || out.size() != 1 || !out.get(0).equals(joinContinuations(t));
+        List<String> out = expand(text, MAX_WORDS);
+        return out == null || out.size() != 1 || !out.get(0).equals(joinContinuations(text));
     }
 
     /**
@@ -108,83 +113,6 @@ public final class BraceExpansion {
         } catch (TooMany e) {
             return null;
         }
-    }
-
-    /**
-     * The word as bash's reader hands it on (parse.y {@code read_token_word}): {@code $'...'} replaced by its decoded
-     * text in single quotes, {@code $"..."} by {@code "..."}, outside double quotes and substitutions.
-     */
-    static String translate(String t) {
-        if (t.indexOf("$'") < 0 && t.indexOf("$\"") < 0) return t;
-        StringBuilder out = new StringBuilder(t.length());
-        int n = t.length();
-        int i = 0;
-        while (i < n) {
-            char c = t.charAt(i);
-            char next = i + 1 < n ? t.charAt(i + 1) : 0;
-            int e;
-            if (c == '\\') {
-                e = Math.min(i + 2, n);
-            } else if (c == '\'') {
-                int j = t.indexOf('\'', i + 1);
-                e = j < 0 ? n : j + 1;
-            } else if (c == '"') {
-                e = dqEnd(t, i);
-            } else if (c == '`') {
-                int j = i + 1;
-                while (j < n && t.charAt(j) != '`') j += t.charAt(j) == '\\' ? 2 : 1;
-                e = Math.min(j + 1, n);
-            } else if (c == '$' && next == '\'') {
-                int j = i + 2;
-                while (j < n && t.charAt(j) != '\'') j += t.charAt(j) == '\\' ? 2 : 1;
-                String decoded = AnsiC.decode(t.substring(i + 2, Math.min(j, n)));
-                out.append('\'').append(decoded.replace("'", "'\\''")).append('\'');
-                i = Math.min(j + 1, n);
-                continue;
-            } else if (c == '$' && next == '"') {
-                i++;
-                continue;
-            } else if ((c == '$' || c == '<' || c == '>') && next == '(') {
-                int end = Parser.substitutionEnd(t, i);
-                e = end < 0 ? n : end;
-            } else {
-                e = i + 1;
-            }
-            out.append(t, i, e);
-            i = e;
-        }
-        return out.toString();
-    }
-
-    /** After the double-quoted string whose opening quote is at {@code i}. */
-    private static int dqEnd(String t, int i) {
-        int n = t.length();
-        int j = i + 1;
-        while (j < n && t.charAt(j) != '"') {
-            char c = t.charAt(j);
-            if (c == '\\') {
-                j += 2;
-            } else if (c == '`') {
-                j++;
-                while (j < n && t.charAt(j) != '`') j += t.charAt(j) == '\\' ? 2 : 1;
-                j++;
-            } else if (c == '$' && j + 1 < n && t.charAt(j + 1) == '(') {
-                int end = Parser.substitutionEnd(t, j);
-                j = end < 0 ? n : end;
-            } else if (c == '$' && j + 1 < n && t.charAt(j + 1) == '{') {
-                int depth = 0;
-                for (; j < n; j++) {
-                    char d = t.charAt(j);
-                    if (d == '\\') j++;
-                    else if (d == '{') depth++;
-                    else if (d == '}' && --depth == 0) break;
-                }
-                j++;
-            } else {
-                j++;
-            }
-        }
-        return Math.min(j + 1, n);
     }
 
     /** Removes backslash-newline pairs outside single quotes (bash removes them while reading the word). */
@@ -330,8 +258,22 @@ public final class BraceExpansion {
             if (b.size() == 1 && b.get(0).isEmpty()) return a;
             if ((long) a.size() * b.size() > max) throw new TooMany();
             List<String> out = new ArrayList<>(a.size() * b.size());
-            for (String x : a) for (String y : b) out.add(x + y);
+            for (String x : a) for (String y : b) out.add(join(x, y));
             return out;
+        }
+
+        /**
+         * x followed by y. An unescaped {@code $} that ends x before a quote that starts y is a plain {@code $}: bash's
+         * reader turns {@code $'...'} and {@code $"..."} into quoted strings only where they are written, and brace
+         * expansion comes after it ({@code {$,}'x'} gives {@code $x}); it is escaped so that parsing the word again
+         * reads it so.
+         */
+        private static String join(String x, String y) {
+            if (!x.endsWith("$") || y.isEmpty() || (y.charAt(0) != '\'' && y.charAt(0) != '"')) return x + y;
+            int bs = 0;
+            for (int i = x.length() - 2; i >= 0 && x.charAt(i) == '\\'; i--) bs++;
+            if (bs % 2 == 1) return x + y;
+            return x.substring(0, x.length() - 1) + "\\$" + y;
         }
 
         private static boolean blank(int c) {
@@ -347,7 +289,7 @@ public final class BraceExpansion {
          * returns that character or 0. A {@code $'...'} (which bash's reader has already turned into a single-quoted
          * string) is skipped whole.
          */
-        private static int gobble(String text, int[] idx, int satisfy) {
+        private int gobble(String text, int[] idx, int satisfy) {
             int level = 0;
             int quoted = 0;
             boolean passNext = false;
@@ -428,10 +370,18 @@ public final class BraceExpansion {
          * {@code i} (subst.c extract_command_subst), found by parsing it; the end of the text when it does not
          * close.
          */
-        private static int substitutionEnd(String text, int i) {
+        private int substitutionEnd(String text, int i) {
+            // the same text is scanned many times (each brace group, each comma): parse each substitution once
+            String key = i + ":" + text;
+            Integer known = ends.get(key);
+            if (known != null) return known;
             int e = Parser.substitutionEnd(text, i);
-            return e < 0 ? text.length() - 1 : e - 1;
+            int r = e < 0 ? text.length() - 1 : e - 1;
+            ends.put(key, r);
+            return r;
         }
+
+        private final java.util.Map<String, Integer> ends = new java.util.HashMap<>();
 
         /** expand_seqterm */
         private List<String> seqterm(String text) {

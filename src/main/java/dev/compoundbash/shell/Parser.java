@@ -174,10 +174,8 @@ public final class Parser {
         int depth = lx.depth;
         List<int[]> splice = wp.spliceRegions;
         boolean tildes = wp.assignmentTildes;
-        boolean noTranslation = wp.noTranslation;
         wp.spliceRegions = null;
         wp.assignmentTildes = true;
-        wp.noTranslation = false;
         lx.substitutionDepth++;
         try {
             lx.enter();
@@ -200,7 +198,6 @@ public final class Parser {
             lx.substitutionDepth--;
             wp.spliceRegions = splice;
             wp.assignmentTildes = tildes;
-            wp.noTranslation = noTranslation;
         }
     }
 

@@ -103,12 +103,6 @@ final class WordParser {
     private List<WordPart> extraParts;
     /** Whether tilde prefixes after {@code =} and {@code :} of an assignment-shaped word are expanded. */
     boolean assignmentTildes = true;
-    /**
-     * Whether {@code $'...'} and {@code $"..."} are plain text: in a word brace expansion made, whose own quoted
-     * strings the parser translated before (so a {@code $} that brace expansion puts before a quote stays a
-     * {@code $}); never inside a command substitution, which is parsed as commands.
-     */
-    boolean noTranslation;
 
     WordParser(Lexer lx, Parser parser) {
         this.lx = lx;
@@ -250,7 +244,7 @@ final class WordParser {
                     if (p + 1 < lx.n && escapes(mode, q, s[p + 1])) {
                         dirty = true;
                         lx.pos = p + 2;
-                    } else if (arith && p + 1 < lx.n) {
+                    } else if ((arith || dqOperand) && p + 1 < lx.n) {
                         // the parser passes the next character through: it neither quotes nor closes anything
                         lx.pos = p + 2;
                     } else {
@@ -559,7 +553,6 @@ final class WordParser {
     /** Parses the whole scanned text as one word made by brace expansion (for {@link Parser#parseWord}). */
     Word wholeWord() throws ParseException {
         assignmentTildes = false;
-        noTranslation = true;
         lx.pos = 0;
         Word w = word(NORMAL, Q_NONE);
         if (lx.pos != lx.n) throw lx.errAt(lx.pos, "not one word");
@@ -592,7 +585,7 @@ final class WordParser {
         boolean dqOperand = q != Q_NONE && isOperandMode(mode);
         switch (c) {
             case '\'' -> {
-                if (mode == DQ || mode == HEREDOC || noTranslation) return null;
+                if (mode == DQ || mode == HEREDOC) return null;
                 if (arith || dqOperand) {
                     // no translation where only the expansion reads the text: `$` is a plain character
                     if (expansionOnly(mode, q)) return null;
@@ -617,7 +610,7 @@ final class WordParser {
                 return ansiC(start);
             }
             case '"' -> {
-                if (mode == DQ || mode == HEREDOC || noTranslation) return null;
+                if (mode == DQ || mode == HEREDOC) return null;
                 if ((arith || dqOperand) && expansionOnly(mode, q)) return null;
                 return doubleQuoted(start, lx.norm(start + 1) + 1, true);
             }
@@ -1325,6 +1318,20 @@ final class WordParser {
         return mkWord(start, lx.pos, parts);
     }
 
+    /**
+     * Rejects an extended glob in a compound assignment's element: without extglob (bash -c's default) it is a
+     * syntax error, after which bash reads on inside the compound assignment and runs the lines that follow
+     * (measured: {@code b=(@(a) "<newline>x<newline>")} runs x), so what runs depends on a shell option the hook
+     * cannot see.
+     */
+    private void noExtGlob(List<WordPart> parts, int at) throws ParseException {
+        for (WordPart part : parts) {
+            if (part instanceof WordPart.ExtGlob) {
+                throw lx.errAt(at, "extended glob in a compound assignment (a syntax error without extglob)");
+            }
+        }
+    }
+
     /** Parses {@code ( elements )} of a compound assignment (§6.7); position at {@code (}. */
     private List<ArrayElement> arrayElements() throws ParseException {
         lx.enter();
@@ -1354,6 +1361,7 @@ final class WordParser {
                         idx = evaluatedIndex(idx);
                         int vs = lx.pos;
                         List<WordPart> vp = parts(ASSIGN, Q_NONE, vs, null);
+                        noExtGlob(vp, es);
                         Word v = mkWord(vs, lx.pos, vp);
                         out.add(new ArrayElement(lx.spanOf(es, lx.pos, idx, v), idx, v));
                         continue;
@@ -1376,6 +1384,7 @@ final class WordParser {
             }
             Word v = word(NORMAL, Q_NONE);
             if (v.parts().isEmpty()) throw lx.unexpected();
+            noExtGlob(v.parts(), es);
             out.add(new ArrayElement(v.span(), null, v));
         }
         lx.leave();
