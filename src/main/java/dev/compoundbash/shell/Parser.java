@@ -837,8 +837,14 @@ public final class Parser {
         HereDoc hd = null;
         if (op.equals("<<") || op.equals("<<-")) {
             String raw = lx.text(targetStart, lx.pos);
-            boolean quoted = delimiterQuoted(raw);
-            String delim = delimiter(raw);
+            if (Walker.all(target, WordPart.CommandSubstitution.class).stream().anyMatch(cs -> !cs.backquoted())
+                    || !Walker.all(target, WordPart.ProcessSubstitution.class).isEmpty()) {
+                // bash's reader re-prints a $( ) from its parsed command (parse_comsub), and the delimiter is that
+                // text: <<$(echo  a) ends at the line $(echo a) (measured), which the hook cannot reproduce
+                throw lx.errAt(targetStart, "here-document delimiter holding a command substitution");
+            }
+            boolean quoted = delimiterQuoted(target);
+            String delim = quoted ? delimiter(raw) : raw.replace("\\\n", "");
             lx.pending.add(new Lexer.Pending(opStart, delim, quoted, op.equals("<<-")));
             if (lx.known != null) {
                 Lexer.HereDocResult r = lx.known.get(opStart);
@@ -853,17 +859,25 @@ public final class Parser {
      * word is quoted ... the lines in the here-document are not expanded"). A backslash-newline in the word is a
      * line continuation, not quoting: {@code <<EO\<newline>F} has the unquoted delimiter {@code EOF}.
      *
-     * @param raw the delimiter word's source text
-     * @return true when it holds a quote character or a backslash that does not start a line continuation
+     * A quote inside an expansion ({@code `c 'q'`}, {@code ${x:-'a'}}) does not quote the word: bash's reader
+     * marks a word quoted only for its own quotes and backslashes (parse.y {@code read_token_word}).
+     *
+     * @param target the delimiter word
+     * @return true when its own parts hold a quoted string or a backslash that does not start a line continuation
      */
-    static boolean delimiterQuoted(String raw) {
-        int n = raw.length();
-        for (int i = 0; i < n; i++) {
-            char c = raw.charAt(i);
-            if (c == '\'' || c == '"') return true;
-            if (c == '\\') {
-                if (i + 1 < n && raw.charAt(i + 1) == '\n') i++;
-                else return true;
+    static boolean delimiterQuoted(Word target) {
+        for (WordPart p : target.parts()) {
+            if (p instanceof WordPart.SingleQuoted || p instanceof WordPart.DoubleQuoted
+                    || p instanceof WordPart.AnsiCQuoted) {
+                return true;
+            }
+            if (p instanceof WordPart.Literal lit) {
+                String raw = lit.raw();
+                for (int i = 0; i < raw.length(); i++) {
+                    if (raw.charAt(i) != '\\') continue;
+                    if (i + 1 < raw.length() && raw.charAt(i + 1) == '\n') i++;
+                    else return true;
+                }
             }
         }
         return false;

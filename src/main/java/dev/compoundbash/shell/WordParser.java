@@ -273,7 +273,10 @@ final class WordParser {
                 }
                 case '`' -> part = backquote(mode == DQ || dqOperand || arith);
                 case '<', '>' -> {
-                    if ((mode == NORMAL || mode == ASSIGN) && nextIs(p, '(')) part = procSubst(p, c == '>');
+                    // also inside ${...}: the parser reads <( ) there as a command (parse_matched_pair, LEX_GTLT),
+                    // and the expansion runs it in an unquoted word and in a pattern even inside double quotes
+                    if ((mode == NORMAL || mode == ASSIGN || isOperandMode(mode) || mode == ARITH_OFFSET
+                            || mode == ARITH_LENGTH) && nextIs(p, '(')) part = procSubst(p, c == '>');
                 }
                 case '@', '!', '+', '*', '?' -> {
                     if (mode != DQ && mode != HEREDOC && mode != REGEX && mode != SUBSCRIPT && mode != SUBSCRIPT_W

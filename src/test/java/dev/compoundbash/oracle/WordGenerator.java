@@ -58,6 +58,8 @@ final class WordGenerator {
 
     /** How often each form was produced, for the coverage report. */
     final Map<Form, Integer> formCounts = new EnumMap<>(Form.class);
+    /** The forms the case being generated holds (cleared by the caller before each case). */
+    final java.util.Set<Form> current = java.util.EnumSet.noneOf(Form.class);
 
     private static final String LIT = "abcxyz019._-/=:@%+,^#";
     private static final String[] ANSI_ESCAPES = {"\\n", "\\t", "\\x41", "\\x24", "\\x28", "\\x29", "\\x7b",
@@ -68,6 +70,12 @@ final class WordGenerator {
 
     private void count(Form f) {
         formCounts.merge(f, 1, Integer::sum);
+        current.add(f);
+    }
+
+    private String counted(Form f, String text) {
+        count(f);
+        return text;
     }
 
     /** An embedded command: a shim name and maybe an argument. */
@@ -277,12 +285,19 @@ final class WordGenerator {
                 case 3 -> parameter(r, depth - 1, true);
                 case 4 -> commandSubstitution(r, depth - 1);
                 case 5 -> arithmeticExpansion(r, depth - 1);
-                case 6 -> "$'" + literal(r) + "'";
-                case 7 -> "'" + literal(r) + "'";
-                case 8 -> "{a,b}";
-                case 9 -> "~";
-                case 10 -> "*";
-                default -> "$" + (r.nextBoolean() ? "x" : "y");
+                case 6 -> counted(Form.ANSI_C, "$'" + literal(r) + "'");
+                case 7 -> counted(Form.SINGLE_QUOTED, "'" + literal(r) + "'");
+                case 8 -> counted(Form.BRACE_LIST, "{a,b}");
+                case 9 -> counted(Form.TILDE, "~");
+                case 10 -> switch (r.nextInt(6)) {
+                    case 0 -> counted(Form.GLOB, "*");
+                    case 1 -> counted(Form.BRACE_SEQUENCE, "{a..c}");
+                    case 2 -> counted(Form.BRACE_LITERAL, "{a}");
+                    case 3 -> counted(Form.EXTGLOB, "@(a|b)");
+                    case 4 -> counted(Form.PROCESS_SUBSTITUTION, "<(" + command(r) + ")");
+                    default -> counted(Form.LOCALE, "$\"");
+                };
+                default -> counted(Form.PARAMETER, "$" + (r.nextBoolean() ? "x" : "y"));
             });
         }
         return b.toString();
@@ -297,15 +312,15 @@ final class WordGenerator {
 
     private String staticDqAtom(Random r) {
         return switch (r.nextInt(10)) {
-            case 0 -> "\\$";
-            case 1 -> "\\`";
-            case 2 -> "\\\"";
-            case 3 -> "\\\\";
-            case 4 -> "\\\n";
-            case 5 -> "\\x";
-            case 6 -> "'";
-            case 7 -> "$";
-            case 8 -> " \n";
+            case 0 -> counted(Form.ESCAPE, "\\$");
+            case 1 -> counted(Form.ESCAPE, "\\`");
+            case 2 -> counted(Form.ESCAPE, "\\\"");
+            case 3 -> counted(Form.ESCAPE, "\\\\");
+            case 4 -> counted(Form.LINE_CONTINUATION, "\\\n");
+            case 5 -> counted(Form.ESCAPE, "\\x");
+            case 6 -> counted(Form.LITERAL, "'");
+            case 7 -> counted(Form.LITERAL, "$");
+            case 8 -> counted(Form.LITERAL, " \n");
             default -> literal(r);
         };
     }
@@ -367,13 +382,21 @@ final class WordGenerator {
                 case 0, 1 -> literal(r);
                 case 2 -> ansiC(r);
                 case 3 -> singleQuoted(r, depth);
-                case 4 -> "\"" + dqContent(r, depth - 1) + "\"";
+                case 4 -> counted(Form.DOUBLE_QUOTED, "\"" + dqContent(r, depth - 1) + "\"");
                 case 5 -> commandSubstitution(r, depth - 1);
                 case 6 -> parameter(r, depth - 1, dq);
                 case 7 -> arithmeticExpansion(r, depth - 1);
                 case 8 -> dq ? staticDqAtom(r) : escape(r);
-                case 9 -> "$\"" + literal(r) + "\"";
-                default -> "~";
+                case 9 -> counted(Form.LOCALE, "$\"" + literal(r) + "\"");
+                default -> switch (r.nextInt(7)) {
+                    case 0 -> counted(Form.TILDE, "~");
+                    case 1 -> braceList(r, 0, true);
+                    case 2 -> braceSequence(r);
+                    case 3 -> glob(r);
+                    case 4 -> counted(Form.EXTGLOB, "@(a|b)");
+                    case 5 -> counted(Form.PROCESS_SUBSTITUTION, "<(" + command(r) + ")");
+                    default -> counted(Form.LINE_CONTINUATION, "\\\n");
+                };
             });
         }
         return b.toString();
@@ -401,23 +424,32 @@ final class WordGenerator {
 
     private String arithmeticOperand(Random r, int depth) {
         if (depth <= 0) return r.nextBoolean() ? "1" : "x";
-        return switch (r.nextInt(16)) {
-            case 0 -> "1";
-            case 1 -> "x";
-            case 2 -> "'" + (r.nextBoolean() ? "$(" + command(r) + ")" : "1") + "'";
-            case 3 -> "\"" + arithmeticOperand(r, depth - 1) + "\"";
-            case 4 -> "$'" + (r.nextBoolean() ? "\\x24(" + command(r) + ")" : "1") + "'";
-            case 5 -> "$\"1\"";
-            case 6 -> "\\$(" + command(r) + ")";
-            case 7 -> "$(" + command(r) + ")";
-            case 8 -> "`" + command(r) + "`";
+        return switch (r.nextInt(17)) {
+            case 0 -> counted(Form.LITERAL, "1");
+            case 1 -> counted(Form.LITERAL, "x");
+            case 2 -> counted(Form.SINGLE_QUOTED, "'" + (r.nextBoolean() ? "$(" + command(r) + ")" : "1") + "'");
+            case 3 -> counted(Form.DOUBLE_QUOTED, "\"" + arithmeticOperand(r, depth - 1) + "\"");
+            case 4 -> counted(Form.ANSI_C, "$'" + (r.nextBoolean() ? "\\x24(" + command(r) + ")" : "1") + "'");
+            case 5 -> counted(Form.LOCALE, "$\"1\"");
+            case 6 -> counted(Form.ESCAPE, "\\$(" + command(r) + ")");
+            case 7 -> counted(Form.COMMAND_SUBSTITUTION, "$(" + command(r) + ")");
+            case 8 -> counted(Form.BACKQUOTE, "`" + command(r) + "`");
             case 9 -> "(" + arithmetic(r, depth - 1) + ")";
-            case 10 -> "a[" + arithmeticOperand(r, depth - 1) + "]";
-            case 11 -> "$x";
-            case 12 -> "${x:-" + operand(r, depth - 1, false) + "}";
+            case 10 -> counted(Form.SUBSCRIPT, "a[" + arithmeticOperand(r, depth - 1) + "]");
+            case 11 -> counted(Form.PARAMETER, "$x");
+            case 12 -> counted(Form.PARAMETER_OPERATOR, "${x:-" + operand(r, depth - 1, false) + "}");
             case 13 -> arithmeticExpansion(r, depth - 1);
-            case 14 -> "b['$(" + command(r) + ")']";
-            default -> "$'\\x24'(" + command(r) + ")";
+            case 14 -> counted(Form.SUBSCRIPT, "b['$(" + command(r) + ")']");
+            case 15 -> switch (r.nextInt(6)) {
+                // forms that are operators or plain text in arithmetic
+                case 0 -> counted(Form.TILDE, "~1");
+                case 1 -> counted(Form.LINE_CONTINUATION, "1\\\n");
+                case 2 -> counted(Form.BRACE_LIST, "{1,2}");
+                case 3 -> counted(Form.GLOB, "2*3");
+                case 4 -> counted(Form.SUBSTRING, "${s:1:" + (depth > 1 ? arithmetic(r, 0) : "1") + "}");
+                default -> counted(Form.PROCESS_SUBSTITUTION, "<(" + command(r) + ")");
+            };
+            default -> counted(Form.ANSI_C, "$'\\x24'(" + command(r) + ")");
         };
     }
 
@@ -426,18 +458,20 @@ final class WordGenerator {
         StringBuilder b = new StringBuilder();
         int n = 1 + r.nextInt(3);
         for (int i = 0; i < n; i++) {
-            b.append(switch (r.nextInt(11)) {
-                case 0, 1 -> "E" + (char) ('A' + r.nextInt(26));
-                case 2 -> "\\" + (char) ('A' + r.nextInt(26));
-                case 3 -> "'" + "Q" + (r.nextBoolean() ? "\\" : "") + "'";
-                case 4 -> "\"D" + new String[]{"\\$", "\\\\", "\\\"", "\\x", "", "$'x'"}[r.nextInt(6)] + "\"";
-                case 5 -> "$'" + new String[]{"\\x41", "\\101", "\\u0042", "C", "\\'", "\\\\", "\\x5c"}[r.nextInt(7)]
-                        + "'";
-                case 6 -> "$\"L\"";
-                case 7 -> "\\\n";
-                case 8 -> "$x";
-                case 9 -> "-";
-                default -> "'" + "'";
+            b.append(switch (r.nextInt(12)) {
+                case 0, 1 -> counted(Form.LITERAL, "E" + (char) ('A' + r.nextInt(26)));
+                case 2 -> counted(Form.ESCAPE, "\\" + (char) ('A' + r.nextInt(26)));
+                case 3 -> counted(Form.SINGLE_QUOTED, "'" + "Q" + (r.nextBoolean() ? "\\" : "") + "'");
+                case 4 -> counted(Form.DOUBLE_QUOTED, "\"D"
+                        + new String[]{"\\$", "\\\\", "\\\"", "\\x", "", "$'x'"}[r.nextInt(6)] + "\"");
+                case 5 -> counted(Form.ANSI_C, "$'"
+                        + new String[]{"\\x41", "\\101", "\\u0042", "C", "\\'", "\\\\", "\\x5c"}[r.nextInt(7)] + "'");
+                case 6 -> counted(Form.LOCALE, "$\"L\"");
+                case 7 -> counted(Form.LINE_CONTINUATION, "\\\n");
+                case 8 -> counted(Form.PARAMETER, "$x");
+                case 9 -> counted(Form.LITERAL, "-");
+                case 10 -> atom(r, 1, i == 0); // any form: a delimiter is never expanded
+                default -> counted(Form.SINGLE_QUOTED, "'" + "'");
             });
         }
         return b.toString();
