@@ -241,9 +241,22 @@ class WordOracleTest {
         return out;
     }
 
+    /** The one simple command with words of a script (the template's), or null when there are more or none. */
+    private static Command.Simple onlyCommand(Script s) {
+        Command.Simple found = null;
+        for (ListItem item : s.body().items()) {
+            if (!(item.command() instanceof Command.Simple sc)) return null;
+            if (sc.words().isEmpty()) continue;
+            if (found != null) return null;
+            found = sc;
+        }
+        return found;
+    }
+
     private static Case argument(int id, Context ctx, String hook, Environment env) throws ParseException {
         Script s = parse(hook);
-        Command.Simple set = lastSimple(s);
+        Command.Simple set = onlyCommand(s);
+        if (set == null) return new Case(id, ctx, hook, hook, null, false, facts(s, env), List.of(), Set.of());
         List<Word> words = set == null || set.words().size() < 2 ? List.of() : set.words().subList(2, set.words().size());
         List<String> expected = staticValues(words, hook, true);
         Facts f = facts(s, env);
