@@ -844,7 +844,7 @@ public final class Parser {
                 throw lx.errAt(targetStart, "here-document delimiter holding a command substitution");
             }
             boolean quoted = delimiterQuoted(target);
-            String delim = quoted ? delimiter(raw) : raw.replace("\\\n", "");
+            String delim = quoted ? quotedControls(delimiter(raw)) : raw.replace("\\\n", "");
             lx.pending.add(new Lexer.Pending(opStart, delim, quoted, op.equals("<<-")));
             if (lx.known != null) {
                 Lexer.HereDocResult r = lx.known.get(opStart);
@@ -865,6 +865,22 @@ public final class Parser {
      * @param target the delimiter word
      * @return true when its own parts hold a quoted string or a backslash that does not start a line continuation
      */
+    /**
+     * A quoted delimiter as bash compares it: its reader keeps each \001 (CTLESC) and \177 (CTLNUL) of quoted text
+     * escaped by a \001 (parse.y {@code parse_matched_pair}; measured: {@code <<$'A\cAB'} waits for the line
+     * A\001\001B), so a line holding the character once does not end the body.
+     */
+    static String quotedControls(String d) {
+        if (d.indexOf('\001') < 0 && d.indexOf('\177') < 0) return d;
+        StringBuilder sb = new StringBuilder(d.length() + 2);
+        for (int i = 0; i < d.length(); i++) {
+            char c = d.charAt(i);
+            if (c == '\001' || c == '\177') sb.append('\001');
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
     static boolean delimiterQuoted(Word target) {
         for (WordPart p : target.parts()) {
             if (p instanceof WordPart.SingleQuoted || p instanceof WordPart.DoubleQuoted

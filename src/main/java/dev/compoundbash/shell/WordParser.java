@@ -191,10 +191,10 @@ final class WordParser {
                 case NORMAL, ASSIGN -> stop = Lexer.isMeta(c) && !((c == '<' || c == '>') && nextIs(p, '('));
                 case DQ -> stop = c == '"';
                 case OPERAND, PATTERN -> {
-                    if (c == '}' && depth == 0) stop = true;
-                    else if (mode == PATTERN && c == '/' && depth == 0) stop = true;
-                    else if (c == '{') depth++;
-                    else if (c == '}') depth--;
+                    // only ${ nests (parsed as a part); a bare { does not: the first } closes (parse_matched_pair
+                    // with P_FIRSTCLOSE, extract_dollar_brace_string)
+                    if (c == '}') stop = true;
+                    else if (mode == PATTERN && c == '/') stop = true;
                 }
                 case SUBSCRIPT, SUBSCRIPT_W -> {
                     if (c == ']' && depth == 0) stop = true;
@@ -276,7 +276,8 @@ final class WordParser {
                     // also inside ${...}: the parser reads <( ) there as a command (parse_matched_pair, LEX_GTLT),
                     // and the expansion runs it in an unquoted word and in a pattern even inside double quotes
                     if ((mode == NORMAL || mode == ASSIGN || isOperandMode(mode) || mode == ARITH_OFFSET
-                            || mode == ARITH_LENGTH) && nextIs(p, '(')) part = procSubst(p, c == '>');
+                            || mode == ARITH_LENGTH || mode == ARITH_BRACKET || mode == SUBSCRIPT
+                            || mode == SUBSCRIPT_W) && nextIs(p, '(')) part = procSubst(p, c == '>');
                 }
                 case '@', '!', '+', '*', '?' -> {
                     if (mode != DQ && mode != HEREDOC && mode != REGEX && mode != SUBSCRIPT && mode != SUBSCRIPT_W

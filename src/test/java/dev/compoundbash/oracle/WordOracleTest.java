@@ -415,9 +415,14 @@ class WordOracleTest {
             if (v.isStatic()) expected = List.of(v.value());
         }
         boolean hookRuns = f.subCommands().stream().anyMatch(c -> c.getArgv().equals(List.of("c9", "after")));
+        // an unquoted body is expanded, and an expansion in a decoy line may end the shell (${u?}): then the marker
+        // need not run
+        boolean bodyExpands = red != null && red.hereDoc() != null && !red.hereDoc().quoted()
+                && (body.indexOf('$') >= 0 || body.indexOf('`') >= 0);
+        if (bodyExpands) hookRuns = false;
         return new Case(id, Context.HEREDOC_DELIMITER, hook, hook + "printf '%s\\0' 1 \"$v\"\n", expected,
                 false, f, hookRuns ? List.of(List.of("c9", "after")) : List.of(),
-                hookRuns ? Set.of() : Set.of("c9"));
+                hookRuns || bodyExpands ? Set.of() : Set.of("c9"));
     }
 
     private static Case inSubstitution(int id, WordGenerator gen, Random r, Environment env) throws ParseException {
