@@ -418,7 +418,7 @@ class WordOracleTest {
         // an unquoted body is expanded, and an expansion in a decoy line may end the shell (${u?}): then the marker
         // need not run
         boolean bodyExpands = red != null && red.hereDoc() != null && !red.hereDoc().quoted()
-                && (body.indexOf('$') >= 0 || body.indexOf('`') >= 0);
+                && (body.indexOf("$") >= 0 || body.indexOf("`") >= 0);
         if (bodyExpands) hookRuns = false;
         return new Case(id, Context.HEREDOC_DELIMITER, hook, hook + "printf '%s\\0' 1 \"$v\"\n", expected,
                 false, f, hookRuns ? List.of(List.of("c9", "after")) : List.of(),
