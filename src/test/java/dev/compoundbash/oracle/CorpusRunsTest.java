@@ -69,8 +69,10 @@ class CorpusRunsTest {
                     "--proc", "/proc", "--bind", work.toString(), work.toString(), "--bind", recs.toString(),
                     recs.toString(), "--ro-bind", shims.toString(), shims.toString(), "--ro-bind", real.toString(),
                     real.toString(), "--unshare-all", "--die-with-parent", "--new-session", "--chdir",
-                    work.toString(), "/usr/bin/env", "-i", "PATH=" + shims + ":" + real, "HOME=/nonexistent-home",
-                    "ORACLE_REC=" + recs, "/usr/bin/timeout", "-s", "KILL", "10", "/bin/bash", "-c", command)
+                    work.toString(), "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=/nonexistent-home",
+                    "ORACLE_REC=" + recs, "/bin/bash", "-c", ExecutionOracleTest.WAITGROUP
+                    + "PATH=\"$2\" /usr/bin/timeout -s KILL 10 /bin/bash -c \"$1\" </dev/null & g=$!; wait $g; "
+                    + "waitgroup $g", "driver", command, shims + ":" + real)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -82,12 +84,8 @@ class CorpusRunsTest {
                 if (name.startsWith("decoy:")) argv.set(0, ExecutionOracleTest.DECOY + name.substring(6));
                 wanted.add(argv);
             }
-            // bash does not wait for a process substitution: give its recording up to 3 s to appear
+            // the driver waited for every process of the case's process group (process substitutions included)
             List<List<String>> recorded = ExecutionOracleTest.recordings(recs);
-            for (int t = 0; t < 60 && !recorded.containsAll(wanted); t++) {
-                Thread.sleep(50);
-                recorded = ExecutionOracleTest.recordings(recs);
-            }
             for (List<String> argv : wanted) {
                 if (!recorded.contains(argv)) problems.add(id + ": bash did not run " + argv + "; ran " + recorded);
             }

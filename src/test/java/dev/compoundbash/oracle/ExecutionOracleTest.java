@@ -185,12 +185,7 @@ class ExecutionOracleTest {
         // its children in that group, so the driver waits until /proc lists no process of the group (killing the
         // group after 5 s). Without this a command inside <(...) could be cut off by the next case or the end of
         // the sandbox, and the deny check could not require it to have run.
-        String driver = "waitgroup() { local g=$1 n=0 f l any; while :; do any=; for f in /proc/[0-9]*/stat; do "
-                + "read -r l < \"$f\" 2>/dev/null || continue; l=${l##*) }; set -- $l; "
-                + "if [ \"$3\" = \"$g\" ]; then any=1; break; fi; done; [ -z \"$any\" ] && return; "
-                + "n=$((n+1)); if [ $n -ge 500 ]; then kill -KILL -- -\"$g\" 2>/dev/null; return; fi; "
-                + "sleep 0.01; done; }; "
-                + "cd \"$1\"; while IFS= read -r -d '' i && IFS= read -r -d '' c; do "
+        String driver = WAITGROUP + "cd \"$1\"; while IFS= read -r -d '' i && IFS= read -r -d '' c; do "
                 + "ORACLE_REC=\"$2/$i\" PATH=\"$3:$4\" /usr/bin/timeout -s KILL 5 /bin/bash -c \"$c\" "
                 + "</dev/null >/dev/null 2>&1 & g=$!; wait $g; waitgroup $g; done < \"$2/commands\"";
         List<String> bwrap = new ArrayList<>(List.of("bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev",
@@ -208,6 +203,18 @@ class ExecutionOracleTest {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(p.waitFor(30L * cases.size() + 60, TimeUnit.SECONDS)).isTrue();
     }
+
+    /**
+     * A bash function {@code waitgroup G} that returns once /proc lists no process of process group G, killing the
+     * group after 5 s: bash does not wait for a process substitution, so a case is over only when every process of
+     * it has exited ({@code timeout(1)} makes itself a process-group leader and non-interactive bash keeps its
+     * children in that group).
+     */
+    static final String WAITGROUP = "waitgroup() { local g=$1 n=0 f l any; while :; do any=; for f in /proc/[0-9]*/stat; do "
+            + "read -r l < \"$f\" 2>/dev/null || continue; l=${l##*) }; set -- $l; "
+            + "if [ \"$3\" = \"$g\" ]; then any=1; break; fi; done; [ -z \"$any\" ] && return; "
+            + "n=$((n+1)); if [ $n -ge 500 ]; then kill -KILL -- -\"$g\" 2>/dev/null; return; fi; "
+            + "sleep 0.01; done; }; ";
 
     static List<List<String>> recordings(Path dir) throws IOException {
         List<List<String>> out = new ArrayList<>();
