@@ -316,6 +316,7 @@ public final class RuleEngine {
             for (Object f : facts.all()) session.insert(f);
             for (PermissionRule r : permissionRules) session.insert(r);
             for (NameList l : NameList.builtIn().values()) session.insert(l);
+            session.insert(dev.compoundbash.facts.ClaudeCodeReadOnly.builtIn());
             for (PathCheckedProgram p : ProgramTable.programs().values()) session.insert(p);
             session.insert(context != null ? context : CallContext.defaultMode());
             for (CallProblem p : problems) session.insert(p);
