@@ -74,7 +74,8 @@ public final class GlobalOptions {
         while (i < argv.size()) {
             String w = argv.get(i);
             int eq = w.indexOf('=');
-            String option = w.startsWith("--") && eq > 0 ? w.substring(0, eq) : w;
+            // --name=value, and single-dash long options with = (terraform -chdir=DIR)
+            String option = w.startsWith("-") && eq > 2 ? w.substring(0, eq) : w;
             if (p.flags().contains(w)) {
                 i++;
             } else if (p.valued().contains(option)) {
