@@ -82,6 +82,7 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("settingsWarnings", settings.warnings());
         doc.put("settingsNotes", settings.notes());
         doc.put("approveWritesInDefaultMode", settings.writesInDefaultMode());
+        doc.put("blockReadsOutsideWorkingDirectories", settings.blockReadsOutside());
         doc.put("managedPermissionRulesOnly", settings.managedRulesOnly());
         CallContext context = new CallContext(permissionMode);
         doc.put("permissionMode", context.getPermissionMode());

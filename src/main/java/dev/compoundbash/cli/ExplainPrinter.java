@@ -23,6 +23,10 @@ final class ExplainPrinter {
             out.println(bold("allowManagedPermissionRulesOnly: ") + "only the managed files' rules count");
         }
         out.println(bold("permission mode: ") + doc.get("permissionMode"));
+        if (Boolean.TRUE.equals(doc.get("blockReadsOutsideWorkingDirectories"))) {
+            out.println(bold("blockReadsOutsideWorkingDirectories: ") + "on, so the hook approves nothing (deny and ask "
+                    + "rules still apply)");
+        }
         for (String w : (List<String>) doc.get("settingsWarnings")) out.println(colourFor("ask", "settings warning: ") + w);
         for (String n : (List<String>) doc.get("settingsNotes")) out.println("settings note: " + n);
         for (String e : (List<String>) doc.get("ruleCompileErrors")) out.println(colourFor("deny", "rule error: ") + e);

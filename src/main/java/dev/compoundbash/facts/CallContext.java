@@ -20,6 +20,7 @@ public final class CallContext {
     private final String permissionMode;
     private final String declaredMode;
     private final boolean writesInDefaultMode;
+    private final boolean blockReadsOutside;
 
     /**
      * @param declaredMode the hook input's {@code permission_mode} as written; null when absent. {@code manual}, the
@@ -34,6 +35,16 @@ public final class CallContext {
      * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
      */
     public CallContext(String declaredMode, boolean writesInDefaultMode) {
+        this(declaredMode, writesInDefaultMode, false);
+    }
+
+    /**
+     * @param declaredMode        as for {@link #CallContext(String)}
+     * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
+     * @param blockReadsOutside   Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} is on
+     */
+    public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside) {
+        this.blockReadsOutside = blockReadsOutside;
         this.declaredMode = declaredMode;
         this.permissionMode = declaredMode != null && KNOWN_MODES.contains(declaredMode) ? declaredMode : DEFAULT_MODE;
         this.writesInDefaultMode = writesInDefaultMode;
@@ -44,6 +55,13 @@ public final class CallContext {
      * ({@code compoundBash.approveWritesInDefaultMode}), where Claude Code itself asks before a shell command writes.
      */
     public boolean isWritesInDefaultMode() { return writesInDefaultMode; }
+
+    /**
+     * True when a settings file sets Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories}: Claude
+     * Code then asks before reads outside the working directories by any program (not only the ones it path-checks)
+     * and before every construct it cannot analyse (measured, docs/CLAUDE-CODE.md section G).
+     */
+    public boolean isBlockReadsOutside() { return blockReadsOutside; }
 
     /** The context of a call whose input names no permission mode. */
     public static CallContext defaultMode() {

@@ -99,7 +99,8 @@ public final class Decider {
         String command = call.command();
         PermissionSettings settings = call.settings();
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
-        CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode());
+        CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
+                settings.blockReadsOutside());
         List<CallProblem> problems = new ArrayList<>();
         Script script = null;
         ParseException parseError = null;

@@ -25,6 +25,10 @@ import java.util.List;
  *                              {@code ~/.claude/settings.local.json}, a file Claude Code does not read)
  * @param writesInDefaultMode   the user's {@code compoundBash.approveWritesInDefaultMode}: output redirections
  *                              inside the allowed directories are approved in default mode too
+ * @param blockReadsOutside     {@code permissions.blockReadsOutsideWorkingDirectories} is true in a settings file
+ *                              read (any file: the stricter setting wins). Claude Code then asks before any read
+ *                              outside the working directories, by any program, and before every construct it
+ *                              cannot analyse (measured, docs/CLAUDE-CODE.md section G)
  */
 public record PermissionSettings(
         List<String> allow,
@@ -35,7 +39,8 @@ public record PermissionSettings(
         List<String> warnings,
         boolean managedRulesOnly,
         List<String> notes,
-        boolean writesInDefaultMode) {
+        boolean writesInDefaultMode,
+        boolean blockReadsOutside) {
 
     /**
      * Copies every list into an immutable list; a null list becomes empty.
@@ -66,7 +71,19 @@ public record PermissionSettings(
     public PermissionSettings(List<String> allow, List<String> ask, List<String> deny,
                               List<String> additionalDirectories, List<Path> filesRead, List<String> warnings,
                               boolean managedRulesOnly) {
-        this(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly, List.of(), false);
+        this(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly, List.of(), false, false);
+    }
+
+    /**
+     * Settings without the read block.
+     *
+     * @see #PermissionSettings(List, List, List, List, List, List, boolean, List, boolean, boolean)
+     */
+    public PermissionSettings(List<String> allow, List<String> ask, List<String> deny,
+                              List<String> additionalDirectories, List<Path> filesRead, List<String> warnings,
+                              boolean managedRulesOnly, List<String> notes, boolean writesInDefaultMode) {
+        this(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly, notes,
+                writesInDefaultMode, false);
     }
 
     /**
@@ -77,7 +94,7 @@ public record PermissionSettings(
      */
     public PermissionSettings withWritesInDefaultMode(boolean on) {
         return new PermissionSettings(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly,
-                notes, on);
+                notes, on, blockReadsOutside);
     }
 
     /**

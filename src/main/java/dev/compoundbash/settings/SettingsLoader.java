@@ -247,6 +247,7 @@ public final class SettingsLoader {
                     + " additional director(ies) not used: " + askDenyOnly + ", so only its ask and deny rules count");
         }
         acc.lastParsed = parsed;
+        acc.blockReadsOutside |= parsed.blockReadsOutside(); // the stricter setting wins, in any file
         if (managed && parsed.managedRulesOnly() != null) {
             acc.managedRulesOnly = parsed.managedRulesOnly();
         }
@@ -309,7 +310,13 @@ public final class SettingsLoader {
         }
         JsonNode perms = root.get("permissions");
         if (perms == null || perms.isNull()) {
-            return new Parsed(out, managedOnly, writes);
+            return new Parsed(out, managedOnly, writes, false);
+        }
+        boolean blockReads = false;
+        JsonNode block = perms.get(BLOCK_READS_KEY);
+        if (block != null && !block.isNull()) {
+            if (block.isBoolean()) blockReads = block.booleanValue();
+            else warnings.add(file + ": \"permissions." + BLOCK_READS_KEY + "\" is not a boolean, ignored");
         }
         if (!perms.isObject()) {
             warnings.add(file + ": \"permissions\" is not an object, file skipped");
@@ -334,15 +341,19 @@ public final class SettingsLoader {
                 }
             }
         }
-        return new Parsed(out, managedOnly, writes);
+        return new Parsed(out, managedOnly, writes, blockReads);
     }
 
     /**
      * One file's four lists (in {@link #KEYS} order), its {@code allowManagedPermissionRulesOnly} and its
      * {@code compoundBash.approveWritesInDefaultMode}, each null when not set.
      */
-    private record Parsed(List<List<String>> lists, Boolean managedRulesOnly, Boolean writesInDefaultMode) {
+    private record Parsed(List<List<String>> lists, Boolean managedRulesOnly, Boolean writesInDefaultMode,
+                          boolean blockReadsOutside) {
     }
+
+    /** Claude Code's setting that asks before every read outside the working directories. */
+    public static final String BLOCK_READS_KEY = "blockReadsOutsideWorkingDirectories";
 
     /** The hook's own setting that approves writes inside the allowed directories in default mode too. */
     public static final String WRITES_KEY = "approveWritesInDefaultMode";
@@ -364,6 +375,7 @@ public final class SettingsLoader {
         final List<String> warnings = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         boolean writesInDefaultMode;
+        boolean blockReadsOutside;
         Parsed lastParsed;
 
         Acc() {
@@ -376,7 +388,8 @@ public final class SettingsLoader {
         PermissionSettings result() {
             List<List<String>> rules = managedRulesOnly ? managedLists : lists;
             return new PermissionSettings(dedup(rules.get(0)), dedup(rules.get(1)), dedup(rules.get(2)),
-                    dedup(lists.get(3)), files, warnings, managedRulesOnly, notes, writesInDefaultMode);
+                    dedup(lists.get(3)), files, warnings, managedRulesOnly, notes, writesInDefaultMode,
+                    blockReadsOutside);
         }
 
         private static List<String> dedup(List<String> in) {

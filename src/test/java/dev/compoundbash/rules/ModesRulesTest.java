@@ -115,4 +115,27 @@ class ModesRulesTest {
         assertThat(HookRunner.decide(new Decider.Call("echo $(git log)", cwd, "bypassPermissions", none, null), engine, quiet)
                 .outcome()).isEqualTo("defer");
     }
+
+    /**
+     * Under Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} the hook approves nothing (Claude
+     * Code asks before reads by any program, measured: docs/CLAUDE-CODE.md section G), while deny and ask rules hold.
+     */
+    @Test
+    void theReadBlockTurnsEveryApprovalIntoADeferral(@TempDir Path dir) {
+        RuleEngine engine = RuleEngine.load(List.of());
+        HookLog quiet = HookLog.open(Map.of(), "test");
+        PermissionSettings block = new PermissionSettings(List.of("Bash(git *)"), List.of("Bash(git push *)"),
+                List.of("Bash(rm *)"), List.of(), List.of(), List.of(), false, List.of(), false, true);
+        String cwd = dir.toString();
+        for (String c : List.of("ls", "git status", "echo \"$(ls | wc -l)\"", "for f in *; do wc -l \"$f\"; done")) {
+            assertThat(HookRunner.decide(new Decider.Call(c, cwd, "default", block, null), engine, quiet).outcome())
+                    .as(c).isEqualTo("defer");
+            assertThat(HookRunner.decide(new Decider.Call(c, cwd, "acceptEdits", block, null), engine, quiet).outcome())
+                    .as(c).isEqualTo("defer");
+        }
+        assertThat(HookRunner.decide(new Decider.Call("rm -rf x", cwd, "default", block, null), engine, quiet).outcome())
+                .isEqualTo("deny");
+        assertThat(HookRunner.decide(new Decider.Call("git push origin", cwd, "default", block, null), engine, quiet)
+                .outcome()).isEqualTo("ask");
+    }
 }

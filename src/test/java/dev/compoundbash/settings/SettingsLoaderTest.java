@@ -125,6 +125,17 @@ class SettingsLoaderTest {
     }
 
     @Test
+    void theReadBlockOfAnyFileCounts() throws IOException {
+        assertThat(SettingsLoader.load(env(true)).blockReadsOutside()).isFalse();
+        write(project(), "settings.json", "{\"permissions\":{\"blockReadsOutsideWorkingDirectories\":true}}");
+        assertThat(SettingsLoader.load(env(true)).blockReadsOutside()).as("the stricter setting wins").isTrue();
+        write(project(), "settings.json", "{\"permissions\":{\"blockReadsOutsideWorkingDirectories\":\"on\"}}");
+        PermissionSettings bad = SettingsLoader.load(env(true));
+        assertThat(bad.blockReadsOutside()).isFalse();
+        assertThat(bad.warnings()).anyMatch(w -> w.contains("blockReadsOutsideWorkingDirectories"));
+    }
+
+    @Test
     void missingFilesAreSkippedSilently() throws IOException {
         Path pl = write(project(), "settings.local.json", "{\"permissions\":{\"allow\":[\"Bash(jq)\"]}}");
         PermissionSettings s = SettingsLoader.load(env(true));
