@@ -21,6 +21,7 @@ public final class CallContext {
     private final String declaredMode;
     private final boolean writesInDefaultMode;
     private final boolean blockReadsOutside;
+    private final java.util.List<FileRule> fileRules;
 
     /**
      * @param declaredMode the hook input's {@code permission_mode} as written; null when absent. {@code manual}, the
@@ -44,6 +45,19 @@ public final class CallContext {
      * @param blockReadsOutside   Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} is on
      */
     public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside) {
+        this(declaredMode, writesInDefaultMode, blockReadsOutside, java.util.List.of());
+    }
+
+    /**
+     * @param declaredMode        as for {@link #CallContext(String)}
+     * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
+     * @param blockReadsOutside   Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} is on
+     * @param fileRules           the deny and ask rules of Claude Code's file tools ({@code Read(...)},
+     *                            {@code Edit(...)}), which the rules apply to path operands and redirections
+     */
+    public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside,
+                       java.util.List<FileRule> fileRules) {
+        this.fileRules = java.util.List.copyOf(fileRules);
         this.blockReadsOutside = blockReadsOutside;
         this.declaredMode = declaredMode;
         this.permissionMode = declaredMode != null && KNOWN_MODES.contains(declaredMode) ? declaredMode : DEFAULT_MODE;
@@ -62,6 +76,9 @@ public final class CallContext {
      * and before every construct it cannot analyse (measured, docs/CLAUDE-CODE.md section G).
      */
     public boolean isBlockReadsOutside() { return blockReadsOutside; }
+
+    /** The deny and ask rules of Claude Code's file tools, patterns made absolute; empty when there are none. */
+    public java.util.List<FileRule> getFileRules() { return fileRules; }
 
     /** The context of a call whose input names no permission mode. */
     public static CallContext defaultMode() {

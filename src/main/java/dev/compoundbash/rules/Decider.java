@@ -100,7 +100,7 @@ public final class Decider {
         PermissionSettings settings = call.settings();
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
         CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
-                settings.blockReadsOutside());
+                settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()));
         List<CallProblem> problems = new ArrayList<>();
         Script script = null;
         ParseException parseError = null;
@@ -153,6 +153,28 @@ public final class Decider {
         } catch (RuntimeException | StackOverflowError e) {
             return internalError(e);
         }
+    }
+
+    /**
+     * The deny and ask rules of Claude Code's file tools in the settings, their patterns made absolute.
+     *
+     * @param settings the settings
+     * @param cwd      the working directory
+     * @param home     the home directory, or null
+     * @return the rules, deny first
+     */
+    static List<dev.compoundbash.facts.FileRule> fileRules(PermissionSettings settings, java.nio.file.Path cwd,
+                                                           String home) {
+        List<dev.compoundbash.facts.FileRule> out = new ArrayList<>();
+        for (String r : settings.deny()) {
+            dev.compoundbash.facts.FileRule f = dev.compoundbash.facts.FileRule.of("deny", r, cwd, home);
+            if (f != null) out.add(f);
+        }
+        for (String r : settings.ask()) {
+            dev.compoundbash.facts.FileRule f = dev.compoundbash.facts.FileRule.of("ask", r, cwd, home);
+            if (f != null) out.add(f);
+        }
+        return out;
     }
 
     /**
