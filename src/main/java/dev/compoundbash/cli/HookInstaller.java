@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
 public final class HookInstaller {
     /** Matches a hook command that runs compound-bash in hook mode, whatever its path or quoting. */
     static final Pattern OURS = Pattern.compile("(?s).*compound-bash[\"']?\\s+hook\\s*");
+    /** Our SessionStart hook: {@code compound-bash warm} starts the evaluator so a session's first call is warm. */
+    static final Pattern OURS_WARM = Pattern.compile("(?s).*compound-bash[\"']?\\s+warm\\s*");
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -65,7 +67,9 @@ public final class HookInstaller {
 
     /**
      * Computes the install edit: appends {@code {"matcher": "Bash", "hooks": [{"type": "command", "command":
-     * command, "timeout": 30}]}} to {@code hooks.PreToolUse}, unless an entry of ours is already there.
+     * command, "timeout": 30}]}} to {@code hooks.PreToolUse}, unless an entry of ours is already there, and a
+     * {@code hooks.SessionStart} entry running the same launcher's {@code warm} (the evaluator starts with every
+     * session), unless one of ours is there.
      *
      * @param file    the settings file (missing: an empty object)
      * @param command the hook command, e.g. {@code /opt/compound-bash/bin/compound-bash hook}
@@ -75,17 +79,32 @@ public final class HookInstaller {
     public static Edit install(Path file, String command) throws IOException {
         String before = read(file);
         ObjectNode root = parse(file, before);
-        if (installed(root)) return new Edit(file, before, before);
+        // SessionStart: `compound-bash warm` starts the evaluator in the background and prints nothing, so every
+        // session's first Bash call is warm, also after a reboot (Claude Code docs, "Hooks reference": SessionStart)
+        String warm = command.replaceFirst("\\s+hook\\s*$", " warm");
+        boolean needPre = !installed(root);
+        boolean needWarm = !warm.equals(command) && !warmInstalled(root);
+        if (!needPre && !needWarm) return new Edit(file, before, before);
         JsonNode hooksNode = root.get("hooks");
         ObjectNode hooks = hooksNode instanceof ObjectNode o ? o : root.putObject("hooks");
-        JsonNode pre = hooks.get("PreToolUse");
-        ArrayNode list = pre instanceof ArrayNode a ? a : hooks.putArray("PreToolUse");
-        ObjectNode entry = list.addObject();
-        entry.put("matcher", "Bash");
-        ObjectNode h = entry.putArray("hooks").addObject();
-        h.put("type", "command");
-        h.put("command", command);
-        h.put("timeout", 30);
+        if (needPre) {
+            JsonNode pre = hooks.get("PreToolUse");
+            ArrayNode list = pre instanceof ArrayNode a ? a : hooks.putArray("PreToolUse");
+            ObjectNode entry = list.addObject();
+            entry.put("matcher", "Bash");
+            ObjectNode h = entry.putArray("hooks").addObject();
+            h.put("type", "command");
+            h.put("command", command);
+            h.put("timeout", 30);
+        }
+        if (needWarm) {
+            JsonNode ss = hooks.get("SessionStart");
+            ArrayNode starts = ss instanceof ArrayNode a ? a : hooks.putArray("SessionStart");
+            ObjectNode w = starts.addObject().putArray("hooks").addObject();
+            w.put("type", "command");
+            w.put("command", warm);
+            w.put("timeout", 10);
+        }
         return new Edit(file, before, print(root));
     }
 
@@ -117,6 +136,22 @@ public final class HookInstaller {
             if (removed && inner.isEmpty()) groups.remove();
         }
         if (pre.isEmpty()) hooks.remove("PreToolUse");
+        if (hooks.get("SessionStart") instanceof ArrayNode starts) {
+            for (Iterator<JsonNode> groups = starts.elements(); groups.hasNext(); ) {
+                JsonNode g = groups.next();
+                if (!(g.get("hooks") instanceof ArrayNode inner)) continue;
+                boolean removed = false;
+                for (Iterator<JsonNode> it = inner.elements(); it.hasNext(); ) {
+                    JsonNode h = it.next();
+                    if (h.path("command").isTextual() && OURS_WARM.matcher(h.path("command").asText()).matches()) {
+                        it.remove();
+                        removed = true;
+                    }
+                }
+                if (removed && inner.isEmpty()) groups.remove();
+            }
+            if (starts.isEmpty()) hooks.remove("SessionStart");
+        }
         if (hooks.isEmpty()) root.remove("hooks");
         return new Edit(file, before, print(root));
     }
@@ -186,6 +221,16 @@ public final class HookInstaller {
     static boolean installed(JsonNode root) {
         for (JsonNode g : root.path("hooks").path("PreToolUse")) {
             for (JsonNode h : g.path("hooks")) if (ours(h)) return true;
+        }
+        return false;
+    }
+
+    /** True when {@code hooks.SessionStart} of {@code root} already holds our warm-up hook. */
+    static boolean warmInstalled(JsonNode root) {
+        for (JsonNode g : root.path("hooks").path("SessionStart")) {
+            for (JsonNode h : g.path("hooks")) {
+                if (h.path("command").isTextual() && OURS_WARM.matcher(h.path("command").asText()).matches()) return true;
+            }
         }
         return false;
     }

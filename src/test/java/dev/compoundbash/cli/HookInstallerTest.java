@@ -52,6 +52,33 @@ class HookInstallerTest {
     }
 
     @Test
+    void installAddsTheSessionStartWarmUpAndUninstallRemovesIt() throws IOException {
+        Path f = tmp.resolve("settings.json");
+        Files.writeString(f, "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"other\"}]}]}}");
+        HookInstaller.apply(HookInstaller.install(f, CMD));
+        JsonNode after = JSON.readTree(Files.readString(f));
+        assertThat(after.at("/hooks/SessionStart")).hasSize(2);
+        assertThat(after.at("/hooks/SessionStart/1/hooks/0/command").asText())
+                .isEqualTo(CMD.replaceFirst(" hook$", " warm"));
+        HookInstaller.apply(HookInstaller.uninstall(f));
+        JsonNode back = JSON.readTree(Files.readString(f));
+        assertThat(back.at("/hooks/SessionStart")).hasSize(1);
+        assertThat(back.at("/hooks/PreToolUse").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void anEarlierInstallGainsTheWarmUp() throws IOException {
+        Path f = tmp.resolve("settings.json");
+        Files.writeString(f, "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\","
+                + "\"command\":\"" + CMD + "\"}]}]}}");
+        HookInstaller.Edit e = HookInstaller.install(f, CMD);
+        assertThat(e.changes()).isTrue();
+        JsonNode after = JSON.readTree(e.after());
+        assertThat(after.at("/hooks/PreToolUse")).hasSize(1);
+        assertThat(after.at("/hooks/SessionStart/0/hooks/0/command").asText()).endsWith(" warm");
+    }
+
+    @Test
     void secondInstallChangesNothingEvenFromAnotherPath() throws IOException {
         Path f = tmp.resolve("settings.json");
         Files.writeString(f, SETTINGS);
