@@ -850,8 +850,10 @@ def run_all(suite, cases, version):
     jobs = []
     for i, c in enumerate(cases):
         jobs += [(i, "hook"), (i, "native")]
-        if c.get("permission_mode") == "dontAsk":
-            jobs.append((i, "native-default"))     # what Claude Code would ask in default mode explains the denial
+        if c.get("permission_mode") in ("dontAsk", "auto"):
+            # what Claude Code would ask in default mode explains a don't-ask denial, and an auto-mode denial
+            # while its classifier is unavailable (offline), which names no reason of its own either
+            jobs.append((i, "native-default"))
     need = [sum(1 for j in jobs if j[0] == i) for i in range(len(cases))]
     runs = [dict() for _ in cases]
     width = min(28, max(len(c["id"]) for c in cases))

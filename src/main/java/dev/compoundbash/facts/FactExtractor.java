@@ -1,6 +1,7 @@
 package dev.compoundbash.facts;
 
 import dev.compoundbash.shell.ArrayElement;
+import dev.compoundbash.shell.BraceExpansion;
 import dev.compoundbash.shell.Arithmetic;
 import dev.compoundbash.shell.Span;
 import dev.compoundbash.shell.Assignment;
@@ -328,9 +329,20 @@ public final class FactExtractor {
             assignment(a);
         }
         int id = -1;
-        if (!s.words().isEmpty()) {
-            List<Arg> args = Arg.of(s.words(), source);
+        // Brace expansion (Bash Reference Manual 3.5.1) makes each word one or more argv entries; past the
+        // expander's bound what runs is not known, so the name counts as dynamic.
+        List<BraceExpansion.Piece> pieces = new ArrayList<>(s.words().size());
+        boolean unexpanded = false;
+        for (Word w : s.words()) {
+            BraceExpansion.Words ex = BraceExpansion.of(w, source);
+            unexpanded |= ex.overflow();
+            pieces.addAll(ex.pieces());
+        }
+        if (!pieces.isEmpty()) {
+            List<Arg> args = new ArrayList<>(pieces.size());
+            for (BraceExpansion.Piece piece : pieces) args.add(Arg.of(piece.word(), piece.source()));
             boolean[] dyn = dynamic(args);
+            dyn[0] |= unexpanded;
             List<String> argv = texts(args);
             id = nextId++;
             String raw = s.span().text(source);
@@ -349,10 +361,10 @@ public final class FactExtractor {
             }
             if (u != null) unwrap(sc, u, args, dyn, top, s.redirections());
             if (stdin != null) stdinScriptPayload(sc, stdin, top, sc.getAssignments());
-            // Expansions inside the words run too, nested.
+            // Expansions inside the words run too, nested (once per word brace expansion makes).
             int savedCommand = currentCommand;
             currentCommand = id;
-            for (Word w : s.words()) word(w);
+            for (BraceExpansion.Piece piece : pieces) wordIn(piece.word(), piece.source());
             currentCommand = savedCommand;
             if (!dyn[0]) builtinWrites(argv, dyn, id);
         } else {
@@ -417,7 +429,7 @@ public final class FactExtractor {
         for (VariableWrites.Operand o : operands) {
             if (!dyn[o.index()]) continue;
             String text = o.text();
-            int eq = declaration ? text.indexOf('=') : -1;
+            int eq = declaration ? assignmentEquals(text) : -1;
             String namePart = eq > 0 ? text.substring(0, eq) : text;
             if (namePart.indexOf('$') >= 0 || namePart.indexOf('`') >= 0 || !namePart.matches("[A-Za-z_].*")) {
                 runTimeCode(text, Context.EVALUATED_NAME);
@@ -436,7 +448,25 @@ public final class FactExtractor {
         }
     }
 
-    /** Text bash evaluates as code at run time whose commands cannot be read here: a {@link RunTimeCode} fact. */
+    /**
+     * The index of the {@code =} that ends the name of {@code NAME=...} or {@code NAME[SUB]=...} (the first one after
+     * the subscript: {@code a[x==1]=v} is a[x==1]), or -1.
+     */
+    private static int assignmentEquals(String text) {
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '[') depth++;
+            else if (c == ']' && depth > 0) depth--;
+            else if (c == '=' && depth == 0) return i;
+        }
+        return text.indexOf('=');
+    }
+
+    /**
+     * Text bash evaluates as code at run time whose commands cannot be read here ({@code ${x@P}}, a name built at
+     * run time): a {@link RunTimeCode} fact.
+     */
     private void runTimeCode(String text, String label) {
         evaluatesValues = true;
         context.add(label);
@@ -990,6 +1020,13 @@ public final class FactExtractor {
 
     private void element(ArrayElement e) {
         if (e.index() != null) {
+            // bash expands the index as a word, then evaluates its value as arithmetic (an indexed array), which
+            // may assign (a=([PATH=0]=1)) and, for a value only known at run time, run any code in it
+            // (x='$(cmd)'; a=([$x]=1) runs cmd; the parser adds the evaluation of a static value to the index)
+            arithmeticText(e.index().span());
+            if (!WordValue.of(e.index(), source).isStatic()) {
+                runTimeCode(e.index().span().text(source), Context.ARRAY_SUBSCRIPT);
+            }
             context.add(Context.ARRAY_SUBSCRIPT);
             word(e.index());
             context.remove(context.size() - 1);
@@ -999,6 +1036,17 @@ public final class FactExtractor {
 
     private void word(Word w) {
         if (w != null) parts(w.parts());
+    }
+
+    /** {@link #word(Word)} for a word whose spans refer to {@code text} (a word brace expansion made). */
+    private void wordIn(Word w, String text) {
+        String saved = source;
+        source = text;
+        try {
+            word(w);
+        } finally {
+            source = saved;
+        }
     }
 
     private void parts(List<WordPart> parts) {

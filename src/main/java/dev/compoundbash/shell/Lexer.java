@@ -27,6 +27,8 @@ final class Lexer {
         final String text;
         final int[] lineStarts;
         final int lineCount;
+        /** Splice re-parses of double-quoted parameter expansions in progress (WordParser.splice). */
+        int spliceDepth;
 
         Root(String text) {
             this.text = text;
@@ -65,8 +67,11 @@ final class Lexer {
 
     final Root root;
     final char[] s;
-    /** Exclusive end of the region being scanned. */
-    final int n;
+    /**
+     * Exclusive end of the region being scanned: the end of {@link #s}, or, while a quoted region is parsed on its
+     * own ({@link #limit(int)}), the end of that region.
+     */
+    int n;
     int pos;
     /**
      * Local offset to root offset for span starts, length {@code s.length + 1}; null when {@code s} is the root
@@ -76,6 +81,19 @@ final class Lexer {
     /** Local offset to root offset for span ends: an escaped character maps to itself, after its backslash. */
     final int[] endMap;
     int depth;
+    /**
+     * How many command substitutions and process substitutions ({@code $( )}, {@code <( )}, {@code >( )}) the
+     * current position is inside: there bash reads a here-document with the end-of-token rule of
+     * {@link #readHereDoc}.
+     */
+    int substitutionDepth;
+    /**
+     * Substitution levels that do not count for that rule: 1 in a text bash parses only while expanding it (a
+     * here-document body, decoded text), whose outermost {@code $( )} bash extracts without it (measured:
+     * {@code cat <<X} with {@code $(c1 <<E} and the line {@code E c2 )} in its body runs neither c2 nor c1), 0
+     * in the script and in every text parsed as commands.
+     */
+    int substitutionBase;
     /** The word parser working on this lexer (reads here-document bodies). */
     WordParser words;
     List<Pending> pending = new ArrayList<>(2);
@@ -116,6 +134,16 @@ final class Lexer {
 
     void leave() {
         depth--;
+    }
+
+    /**
+     * Makes {@code end} the end of the scanned region (a quoted region parsed on its own) and returns the end it
+     * replaces, to be given back to this method afterwards.
+     */
+    int limit(int end) {
+        int old = n;
+        n = end;
+        return old;
     }
 
     // ---------------------------------------------------------------- characters
@@ -355,11 +383,52 @@ final class Lexer {
                 resume = lineEnd < n ? lineEnd + 1 : lineEnd;
                 break;
             }
+            if (substitutionDepth > substitutionBase) {
+                int rest = endsAtSubstitutionClose(q, line, d, p.stripTabs(), join);
+                if (rest >= 0) {
+                    bodyEnd = q;
+                    resume = rest;
+                    break;
+                }
+            }
             q = lineEnd < n ? lineEnd + 1 : lineEnd;
         }
         Word body = words.hereDocBody(bodyStart, bodyEnd, p.quoted(), p.stripTabs());
         HereDoc node = new HereDoc(span(bodyStart, bodyEnd, List.of(body)), d, p.quoted(), p.stripTabs(), body);
         return new HereDocResult(node, resume);
+    }
+
+    /**
+     * Inside a command or process substitution, bash also ends a here-document at a line that starts with the
+     * delimiter and holds a {@code )} anywhere after it, and reads the rest of that line, from just after the
+     * delimiter, as input again (make_cmd.c make_here_document, "Backwards compatibility here": the line
+     * {@code EOF)} closes both the body and the substitution, and {@code EOF c1 )} runs {@code c1}). Returns the
+     * local offset where that rest starts, or -1 when the line is an ordinary body line.
+     */
+    private int endsAtSubstitutionClose(int q, CharSequence line, String d, boolean stripTabs, boolean join) {
+        int skip = 0;
+        if (stripTabs) while (skip < line.length() && line.charAt(skip) == '\t') skip++;
+        if (line.length() - skip <= d.length()) return -1;
+        if (!d.contentEquals(line.subSequence(skip, skip + d.length()))) return -1;
+        if (line.toString().indexOf(')', skip + d.length()) < 0) return -1;
+        // map the logical prefix (tabs and delimiter) back to the physical text: continuations are skipped
+        int want = skip + d.length();
+        int e = q;
+        int k = 0;
+        while (k < want && e < n) {
+            if (join && s[e] == '\\' && e + 1 < n && s[e + 1] == '\n') {
+                e += 2;
+                continue;
+            }
+            if (join && s[e] == '\\' && e + 1 < n) {
+                e += 2;
+                k += 2;
+                continue;
+            }
+            e++;
+            k++;
+        }
+        return k == want ? e : -1;
     }
 
     /** Copies the physical line starting at {@code q} into {@code out}; returns the offset of its newline (or n). */

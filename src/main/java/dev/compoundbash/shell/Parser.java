@@ -89,10 +89,72 @@ public final class Parser {
     static List<WordPart> parseHereDocBody(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth,
                                            boolean strip) throws ParseException {
         Parser p = new Parser(root, text, map, endMap, depth, null);
+        p.lx.substitutionBase = 1;
         List<WordPart> parts = p.wp.hereDocParts(strip);
         if (p.lx.found.isEmpty()) return parts;
         Parser p2 = new Parser(root, text, map, endMap, depth, p.lx.found);
+        p2.lx.substitutionBase = 1;
         return p2.wp.hereDocParts(strip);
+    }
+
+    /**
+     * Parses a text that bash expands as a whole, which is not the source as written (decoded {@code $'...'}
+     * text, a double-quoted parameter expansion with its {@code $'...'} strings decoded, the value of a subscript
+     * evaluated again), as the parts of a word in a word-parser mode; one or two passes, as for a here-document.
+     *
+     * @param map    root offset of each character's span start; {@code endMap} of its span end
+     * @param mode   a {@link WordParser} mode that runs to the end of the text
+     * @param q      the quoting context ({@link WordParser#Q_HD} and the like)
+     * @return the parts; the whole text must be consumed
+     * @throws ParseException when the text does not parse as a whole
+     */
+    static List<WordPart> parseNestedParts(Lexer.Root root, char[] text, int[] map, int[] endMap, int depth,
+                                           int mode, int q) throws ParseException {
+        Parser p = new Parser(root, text, map, endMap, depth, null);
+        p.lx.substitutionBase = 1;
+        List<WordPart> parts = p.wp.wholeText(mode, q);
+        if (p.lx.found.isEmpty()) return parts;
+        Parser p2 = new Parser(root, text, map, endMap, depth, p.lx.found);
+        p2.lx.substitutionBase = 1;
+        return p2.wp.wholeText(mode, q);
+    }
+
+    /**
+     * Parses {@code text} as one whole word, as bash expands a word that brace expansion made (Bash Reference
+     * Manual §3.5.1): such a word is no longer an assignment word, so a tilde after its {@code =} stays.
+     *
+     * @param text the word's text; its spans refer to it
+     * @return the word
+     * @throws ParseException when the text is not exactly one word
+     */
+    static Word parseWord(String text) throws ParseException {
+        try {
+            Lexer.Root root = new Lexer.Root(text);
+            char[] s = text.toCharArray();
+            Parser p = new Parser(root, s, null, null, 0, null);
+            Word w = p.wp.wholeWord();
+            if (p.lx.found.isEmpty()) return w;
+            Parser p2 = new Parser(root, s, null, null, 0, p.lx.found);
+            return p2.wp.wholeWord();
+        } catch (StackOverflowError e) {
+            throw new ParseException("input nests too deeply", 1, 1);
+        } catch (RuntimeException e) {
+            throw new ParseException("internal parser error: " + e, 1, 1);
+        }
+    }
+
+    /**
+     * The end (exclusive) of the command or process substitution ({@code $(...)}, {@code $((...))},
+     * {@code <(...)}, {@code >(...)}) whose first character is at {@code start} in {@code text}, found by parsing
+     * it; -1 when it does not parse.
+     */
+    static int substitutionEnd(String text, int start) {
+        try {
+            Parser p = new Parser(new Lexer.Root(text), text.toCharArray(), null, null, 0, null);
+            return p.wp.substitutionEnd(start);
+        } catch (ParseException | RuntimeException | StackOverflowError e) {
+            return -1;
+        }
     }
 
     private CommandList program() throws ParseException {
@@ -110,6 +172,11 @@ public final class Parser {
         Lexer.Failure before = memo ? lx.nestedFailed.get(open) : null;
         if (before != null && lx.depth >= before.depth()) throw before.error();
         int depth = lx.depth;
+        List<int[]> splice = wp.spliceRegions;
+        boolean tildes = wp.assignmentTildes;
+        wp.spliceRegions = null;
+        wp.assignmentTildes = true;
+        lx.substitutionDepth++;
         try {
             lx.enter();
             CommandList body = parseList(true);
@@ -127,6 +194,10 @@ public final class Parser {
             if (memo) lx.nestedFailed.merge(open, new Lexer.Failure(e, depth),
                     (a, b) -> a.depth() <= b.depth() ? a : b);
             throw e;
+        } finally {
+            lx.substitutionDepth--;
+            wp.spliceRegions = splice;
+            wp.assignmentTildes = tildes;
         }
     }
 
@@ -385,7 +456,8 @@ public final class Parser {
                     return new Command.ArithmeticCommand(lx.span(start, end, kids(a, r)), a, r);
                 }
             } catch (ParseException e) {
-                // fall back to a subshell
+                // fall back to a subshell (unless bash took it as arithmetic)
+                if (e.isInExpansion()) throw e;
             }
             lx.pending = savedPending;
             lx.depth = savedDepth;
@@ -768,8 +840,14 @@ public final class Parser {
         HereDoc hd = null;
         if (op.equals("<<") || op.equals("<<-")) {
             String raw = lx.text(targetStart, lx.pos);
-            boolean quoted = delimiterQuoted(raw);
-            String delim = delimiter(raw);
+            if (Walker.all(target, WordPart.CommandSubstitution.class).stream().anyMatch(cs -> !cs.backquoted())
+                    || !Walker.all(target, WordPart.ProcessSubstitution.class).isEmpty()) {
+                // bash's reader re-prints a $( ) from its parsed command (parse_comsub), and the delimiter is that
+                // text: <<$(echo  a) ends at the line $(echo a) (measured), which the hook cannot reproduce
+                throw lx.errAt(targetStart, "here-document delimiter holding a command substitution");
+            }
+            boolean quoted = delimiterQuoted(target);
+            String delim = quoted ? quotedControls(delimiter(raw)) : raw.replace("\\\n", "");
             lx.pending.add(new Lexer.Pending(opStart, delim, quoted, op.equals("<<-")));
             if (lx.known != null) {
                 Lexer.HereDocResult r = lx.known.get(opStart);
@@ -784,25 +862,52 @@ public final class Parser {
      * word is quoted ... the lines in the here-document are not expanded"). A backslash-newline in the word is a
      * line continuation, not quoting: {@code <<EO\<newline>F} has the unquoted delimiter {@code EOF}.
      *
-     * @param raw the delimiter word's source text
-     * @return true when it holds a quote character or a backslash that does not start a line continuation
+     * A quote inside an expansion ({@code `c 'q'`}, {@code ${x:-'a'}}) does not quote the word: bash's reader
+     * marks a word quoted only for its own quotes and backslashes (parse.y {@code read_token_word}).
+     *
+     * @param target the delimiter word
+     * @return true when its own parts hold a quoted string or a backslash that does not start a line continuation
      */
-    static boolean delimiterQuoted(String raw) {
-        int n = raw.length();
-        for (int i = 0; i < n; i++) {
-            char c = raw.charAt(i);
-            if (c == '\'' || c == '"') return true;
-            if (c == '\\') {
-                if (i + 1 < n && raw.charAt(i + 1) == '\n') i++;
-                else return true;
+    /**
+     * A quoted delimiter as bash compares it: its reader keeps each \001 (CTLESC) and \177 (CTLNUL) of quoted text
+     * escaped by a \001 (parse.y {@code parse_matched_pair}; measured: {@code <<$'A\cAB'} waits for the line
+     * A\001\001B), so a line holding the character once does not end the body.
+     */
+    static String quotedControls(String d) {
+        if (d.indexOf('\001') < 0 && d.indexOf('\177') < 0) return d;
+        StringBuilder sb = new StringBuilder(d.length() + 2);
+        for (int i = 0; i < d.length(); i++) {
+            char c = d.charAt(i);
+            if (c == '\001' || c == '\177') sb.append('\001');
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    static boolean delimiterQuoted(Word target) {
+        for (WordPart p : target.parts()) {
+            if (p instanceof WordPart.SingleQuoted || p instanceof WordPart.DoubleQuoted
+                    || p instanceof WordPart.AnsiCQuoted) {
+                return true;
+            }
+            if (p instanceof WordPart.Literal lit) {
+                String raw = lit.raw();
+                for (int i = 0; i < raw.length(); i++) {
+                    if (raw.charAt(i) != '\\') continue;
+                    if (i + 1 < raw.length() && raw.charAt(i + 1) == '\n') i++;
+                    else return true;
+                }
             }
         }
         return false;
     }
 
     /**
-     * Quote removal on a here-document delimiter as written (§3.6.6): no expansion is performed. Line
-     * continuations are removed, outside quotes and inside double quotes; single quotes keep them.
+     * The delimiter of a here-document from its word as written (§3.6.6; make_cmd.c {@code make_here_document}):
+     * no expansion, and when the word is quoted, quote removal of the word as the parser hands it on, in which
+     * {@code $'...'} is already its decoded text and {@code $"..."} its text in double quotes (parse.y
+     * {@code read_token_word}). Line continuations are removed, outside quotes and inside double quotes; single
+     * quotes keep them. Inside double quotes a backslash is removed only before {@code $ ` " \}.
      */
     static String delimiter(String raw) {
         StringBuilder sb = new StringBuilder(raw.length());
@@ -829,7 +934,15 @@ public final class Parser {
                     j++;
                 }
                 i = j;
-            } else if (c == '$' && i + 1 < n && (raw.charAt(i + 1) == '\'' || raw.charAt(i + 1) == '"')) {
+            } else if (c == '$' && i + 1 < n && raw.charAt(i + 1) == '\'') {
+                int j = i + 2;
+                while (j < n && raw.charAt(j) != '\'') {
+                    if (raw.charAt(j) == '\\' && j + 1 < n) j++;
+                    j++;
+                }
+                sb.append(AnsiC.decode(raw.substring(i + 2, Math.min(j, n))));
+                i = j;
+            } else if (c == '$' && i + 1 < n && raw.charAt(i + 1) == '"') {
                 continue;
             } else {
                 sb.append(c);

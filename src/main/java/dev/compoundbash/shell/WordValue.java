@@ -13,7 +13,8 @@ import java.util.List;
  * @param raw           the word's source text
  * @param expansions    the expansion parts the word contains at any quoting level (empty when static)
  * @param glob          true when an unquoted {@code * ? [} or extglob appears (pathname expansion may apply)
- * @param braceExpansion true when an unquoted {@code {a,b}} or {@code {a..b}} form appears (§3.5.1)
+ * @param braceExpansion true when brace expansion (§3.5.1) would change the word ({@link BraceExpansion}), as it
+ *                      does in a simple command's words
  */
 public record WordValue(boolean isStatic, String value, String raw, List<WordPart> expansions, boolean glob,
                         boolean braceExpansion) {
@@ -39,8 +40,29 @@ public record WordValue(boolean isStatic, String value, String raw, List<WordPar
         // A [ starts a bracket expression only when a ] follows it; alone (the test command [) it is literal
         // (bash(1) "Pattern Matching").
         if (flags[2] && raw.indexOf(']', raw.indexOf('[') + 1) > 0) flags[0] = true;
+        // Brace expansion as bash does it (braces.c), not just the look of one.
+        if (flags[1] || raw.indexOf('{') >= 0) flags[1] = BraceExpansion.changes(word, source);
         return new WordValue(isStatic, isStatic ? sb.toString() : null, raw, List.copyOf(expansions), flags[0],
                 flags[1]);
+    }
+
+    /**
+     * The value after quote removal of {@code parts} when they hold no expansion (literals, quoted strings,
+     * double-quoted literals), else null.
+     */
+    static String staticValue(List<WordPart> parts) {
+        StringBuilder sb = new StringBuilder();
+        for (WordPart p : parts) {
+            if (p instanceof WordPart.Literal lit) sb.append(lit.value());
+            else if (p instanceof WordPart.SingleQuoted sq) sb.append(sq.value());
+            else if (p instanceof WordPart.AnsiCQuoted ac) sb.append(ac.value());
+            else if (p instanceof WordPart.DoubleQuoted dq) {
+                String inner = staticValue(dq.parts());
+                if (inner == null) return null;
+                sb.append(inner);
+            } else return null;
+        }
+        return sb.toString();
     }
 
     private static void collect(List<WordPart> parts, StringBuilder sb, List<WordPart> expansions, boolean[] flags,

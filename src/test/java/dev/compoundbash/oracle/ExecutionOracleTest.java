@@ -267,7 +267,10 @@ class ExecutionOracleTest {
         List<String> bwrap = new ArrayList<>(List.of("bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev",
                 "--proc", "/proc", "--bind", work.toString(), work.toString(), "--bind", recs.toString(),
                 recs.toString(), "--ro-bind", shims.toString(), shims.toString(), "--ro-bind", real.toString(),
-                real.toString()));
+                real.toString(),
+                // Claude Code runs commands with the user's environment, where SHELL is exported (flock -c, script
+                // and others run their command through it); the CI's environment may lack it, so fix it here
+                "--setenv", "SHELL", "/bin/bash"));
         bwrap.addAll(namespaces);
         bwrap.addAll(List.of("--die-with-parent", "--new-session",
                 "/bin/bash", "-c", driver, "driver", work.toString(), recs.toString(), shims.toString(),
@@ -593,7 +596,7 @@ class ExecutionOracleTest {
         if (!Files.isDirectory(dir)) return out;
         try (Stream<Path> s = Files.list(dir)) {
             for (Path f : s.sorted().toList()) {
-                String text = Files.readString(f, StandardCharsets.UTF_8);
+                String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
                 if (text.endsWith("\0")) text = text.substring(0, text.length() - 1);
                 List<String> argv = new ArrayList<>(Arrays.asList(text.split("\0", -1)));
                 // a decoy reached through a changed PATH: never the command the hook saw
