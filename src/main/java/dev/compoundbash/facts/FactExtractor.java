@@ -234,12 +234,16 @@ public final class FactExtractor {
         } else if (c instanceof Command.AndOrList a) {
             for (Command e : a.commands()) command(e, top);
         } else if (c instanceof Command.Subshell s) {
-            nested(Context.SUBSHELL, s.body());
+            // bash performs a compound command's redirections before it runs the body (execute_cmd.c
+            // execute_command_internal: do_redirections, then the command), so {NAME}>file assigns NAME, and a
+            // substitution in a target runs, before the first command of the body.
             redirections(s.redirections(), -1);
+            nested(Context.SUBSHELL, s.body());
         } else if (c instanceof Command.Group g) {
-            nested(Context.GROUP, g.body());
             redirections(g.redirections(), -1);
+            nested(Context.GROUP, g.body());
         } else if (c instanceof Command.If i) {
+            redirections(i.redirections(), -1);
             context.add(Context.IF);
             for (IfClause clause : i.clauses()) {
                 list(clause.condition(), false);
@@ -247,8 +251,8 @@ public final class FactExtractor {
             }
             if (i.elseBody() != null) list(i.elseBody(), false);
             context.remove(context.size() - 1);
-            redirections(i.redirections(), -1);
         } else if (c instanceof Command.For f) {
+            redirections(f.redirections(), -1);
             context.add(Context.LOOP);
             if (f.items() != null) for (Word w : f.items()) word(w);
             // for NAME in ...; select NAME in ...: the loop assigns NAME (and keeps the last value after it).
@@ -264,24 +268,24 @@ public final class FactExtractor {
             repeated(f.body(), () -> list(f.body(), false));
             if (bound) loopValues.remove(name);
             context.remove(context.size() - 1);
-            redirections(f.redirections(), -1);
         } else if (c instanceof Command.ArithFor f) {
+            redirections(f.redirections(), -1);
             context.add(Context.LOOP);
             arithmetic(f.init());
             arithmetic(f.test());
             arithmetic(f.step());
             repeated(f.body(), () -> list(f.body(), false));
             context.remove(context.size() - 1);
-            redirections(f.redirections(), -1);
         } else if (c instanceof Command.While w) {
+            redirections(w.redirections(), -1);
             context.add(Context.LOOP);
             repeated(w, () -> {
                 list(w.condition(), false);
                 list(w.body(), false);
             });
             context.remove(context.size() - 1);
-            redirections(w.redirections(), -1);
         } else if (c instanceof Command.Case k) {
+            redirections(k.redirections(), -1);
             context.add(Context.CASE);
             word(k.subject());
             for (CaseItem item : k.items()) {
@@ -289,15 +293,14 @@ public final class FactExtractor {
                 list(item.body(), false);
             }
             context.remove(context.size() - 1);
-            redirections(k.redirections(), -1);
         } else if (c instanceof Command.Conditional t) {
+            redirections(t.redirections(), -1);
             context.add(Context.TEST_EXPRESSION);
             test(t.expression());
             context.remove(context.size() - 1);
-            redirections(t.redirections(), -1);
         } else if (c instanceof Command.ArithmeticCommand a) {
-            arithmetic(a.expression());
             redirections(a.redirections(), -1);
+            arithmetic(a.expression());
         } else if (c instanceof Command.FunctionDef f) {
             // A function body runs where it is called, after any directory change of the call.
             List<java.nio.file.Path> savedBases = bases;
@@ -307,9 +310,10 @@ public final class FactExtractor {
                 directoryChanged = true;
             }
             if (f.body() instanceof Command.Group g) {
-                // The braces are the function body's own syntax, not a separate group.
-                nested(Context.FUNCTION_BODY, g.body());
+                // The braces are the function body's own syntax, not a separate group; its redirections are
+                // performed at each call, before the body runs.
                 redirections(g.redirections(), -1);
+                nested(Context.FUNCTION_BODY, g.body());
             } else {
                 nestedCommand(Context.FUNCTION_BODY, f.body());
             }
@@ -706,7 +710,8 @@ public final class FactExtractor {
                 if (o.arg().spliced()) continue; // find's {} and xargs -I: paths the wrapper found, see README
                 PathResolver.Result r = paths.resolve(o.arg(), here, loopValues);
                 pathOperands.add(new PathOperand(nextId++, sc.getId(), name, o.arg().text(), o.access(), r.status(),
-                        r.path(), r.why(), r.protectedComponent(), r.exists()));
+                        r.path(), r.why(), r.protectedComponent(), r.exists(),
+                        PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why())));
             }
         }
         if (!DIRECTORY_CHANGERS.contains(name)) return;

@@ -104,7 +104,8 @@ class ExecutionOracleTest {
 
     /** Counts of one class. */
     static final class ClassCount {
-        int generated, allow, ask, deny, defer, sandboxed, mismatches, denyUnreached, denyOnlyAtRunTime;
+        int generated, allow, ask, deny, defer, sandboxed, mismatches, knownGaps, denyUnreached, denyOnlyAtRunTime,
+                userRuleRuns;
 
         void outcome(String o) {
             switch (o) {
@@ -122,6 +123,7 @@ class ExecutionOracleTest {
         int total = Integer.getInteger("oracle.commands", 4_000);
         Files.createDirectories(Path.of("target"));
         Files.deleteIfExists(Path.of("target/oracle-mismatches.txt"));
+        Files.deleteIfExists(Path.of("target/oracle-known-gaps.txt"));
         long seed = Long.getLong("oracle.seed", System.nanoTime());
         Random r = new Random(seed);
         Path base = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "exec-oracle-");
@@ -139,7 +141,7 @@ class ExecutionOracleTest {
         OracleGenerator gen = new OracleGenerator(lay.outside().toString());
         Map<String, ClassCount> counts = new LinkedHashMap<>();
         for (String c : gen.classNames()) counts.put(c, new ClassCount());
-        List<String> mismatches = new ArrayList<>();
+        List<String> mismatches = new ArrayList<>(), gaps = new ArrayList<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
                 Integer.getInteger("oracle.sandboxes", 3));
         List<java.util.concurrent.Future<Path>> runs = new ArrayList<>();
@@ -181,17 +183,25 @@ class ExecutionOracleTest {
                 cc.sandboxed++;
                 String problem = check(j, recs, lay, cc);
                 if (problem != null) {
-                    cc.mismatches++;
-                    mismatches.add(("[" + j.generated().cls() + "] " + problem).replace("\n", "\\n").replace("\t", "\\t"));
+                    String line = ("[" + j.generated().cls() + "] " + problem).replace("\n", "\\n").replace("\t", "\\t");
+                    KnownGap gap = KnownGap.of(j.generated().cls(), line);
+                    if (gap != null) {
+                        cc.knownGaps++;
+                        gaps.add("(" + gap.id() + ") " + line);
+                    } else {
+                        cc.mismatches++;
+                        mismatches.add(line);
+                    }
                 }
             }
             deleteTree(recs);
         }
         pool.shutdown();
         long t1 = System.nanoTime();
-        writeStats(seed, total, ran, counts, mismatches, lay.trace(), (t1 - t0) / 1_000_000, judging / 1_000_000,
+        writeStats(seed, total, ran, counts, mismatches, gaps.size(), lay.trace(), (t1 - t0) / 1_000_000, judging / 1_000_000,
                 (t1 - sandboxWait0) / 1_000_000);
         if (!mismatches.isEmpty()) Files.write(Path.of("target/oracle-mismatches.txt"), mismatches);
+        Files.write(Path.of("target/oracle-known-gaps.txt"), gaps);
         assertThat(mismatches).as("seed " + seed).isEmpty();
     }
 
@@ -256,11 +266,7 @@ class ExecutionOracleTest {
         // its children in that group, so the driver waits until /proc lists no process of the group (killing the
         // group after 5 s). Without this a command inside <(...) could be cut off by the next case or the end of
         // the sandbox, and the deny check could not require it to have run.
-        String driver = "waitgroup() { local g=$1 n=0 f l any; while :; do any=; for f in /proc/[0-9]*/stat; do "
-                + "read -r l < \"$f\" 2>/dev/null || continue; l=${l##*) }; set -- $l; "
-                + "if [ \"$3\" = \"$g\" ]; then any=1; break; fi; done; [ -z \"$any\" ] && return; "
-                + "n=$((n+1)); if [ $n -ge 500 ]; then kill -KILL -- -\"$g\" 2>/dev/null; return; fi; "
-                + "sleep 0.01; done; }; "
+        String driver = WAITGROUP
                 + "cd \"$1\"; while IFS= read -r -d '' i && IFS= read -r -d '' c; do "
                 + "ORACLE_REC=\"$2/$i\" PATH=\"$3:$4\" /usr/bin/timeout -s KILL 5 /bin/bash -c \"$c\" "
                 + "</dev/null >/dev/null 2>&1 & g=$!; wait $g; waitgroup $g; done < \"$2/commands\"";
@@ -364,7 +370,10 @@ class ExecutionOracleTest {
                 "--proc", "/proc", "--bind", work.toString(), lay.work().toString(), "--bind", outside.toString(),
                 lay.outside().toString(), "--bind", recs.toString(), recs.toString(), "--ro-bind",
                 lay.shims().toString(), lay.shims().toString(), "--ro-bind", lay.real().toString(),
-                lay.real().toString()));
+                lay.real().toString(),
+                // Claude Code runs commands with the user's environment, where SHELL is exported (flock -c, script
+                // and others run their command through it); the CI's environment may lack it, so fix it here
+                "--setenv", "SHELL", "/bin/bash"));
         for (String f : List.of("profile", "bash.bashrc")) {
             if (Files.exists(Path.of("/etc", f))) {
                 bwrap.addAll(List.of("--ro-bind", lay.etc().resolve(f).toString(), "/etc/" + f));
@@ -407,7 +416,7 @@ class ExecutionOracleTest {
         String missed = checkDenyComplete(c, recorded, cc);
         if (missed != null) return missed + where;
         if (outcome.equals("allow")) {
-            String problem = checkAllow(c, recorded);
+            String problem = checkAllow(c, recorded, cc);
             if (problem != null) return problem + where;
             if (lay.trace()) {
                 List<ExecTrace.Access> accesses = ExecTrace.read(recs.resolve("trace-" + c.index()));
@@ -441,6 +450,10 @@ class ExecutionOracleTest {
                     .anyMatch(s -> !s.isDynamicName() && !s.isDynamicArgs() && !s.isArgumentsAppended()
                             && s.getArgs().stream().allMatch(dev.compoundbash.facts.Arg::known)
                             && baseArgv(s).equals(plain));
+            if (outcome.equals("allow") && !seen && fromCodeFile(argv) && userApprovedCodeRunner(c.verdict())) {
+                cc.denyOnlyAtRunTime++;
+                continue;
+            }
             if (outcome.equals("allow") || seen) {
                 return outcome.toUpperCase() + " of a command the deny rule " + rule + " names: ran " + argv
                         + (seen ? " (the hook read it)" : "") + "; command: " + c.command() + "; rules: "
@@ -541,11 +554,12 @@ class ExecutionOracleTest {
     }
 
     private void writeStats(long seed, int total, int ran, Map<String, ClassCount> counts, List<String> mismatches,
-                            boolean traced, long wallMs, long judgeMs, long waitMs) throws IOException {
+                            int gaps, boolean traced, long wallMs, long judgeMs, long waitMs) throws IOException {
         int allow = 0, deny = 0;
         StringBuilder props = new StringBuilder();
         StringBuilder table = new StringBuilder("| class | generated | allow | ask | deny | defer | run in bash | "
-                + "mismatches | deny not reached | deny only at run time |\n|---|---|---|---|---|---|---|---|---|---|\n");
+                + "mismatches | known gaps | deny not reached | deny only at run time | runs under a user's rule |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (var e : counts.entrySet()) {
             ClassCount k = e.getValue();
             allow += k.allow;
@@ -555,18 +569,23 @@ class ExecutionOracleTest {
                     .append(k.allow).append('\n').append(p).append("ask=").append(k.ask).append('\n').append(p)
                     .append("deny=").append(k.deny).append('\n').append(p).append("defer=").append(k.defer)
                     .append('\n').append(p).append("runInSandbox=").append(k.sandboxed).append('\n').append(p)
-                    .append("mismatches=").append(k.mismatches).append('\n');
+                    .append("mismatches=").append(k.mismatches).append('\n').append(p).append("knownGaps=")
+                    .append(k.knownGaps).append('\n').append(p).append("denyNotReached=").append(k.denyUnreached)
+                    .append('\n').append(p).append("denyOnlyAtRunTime=").append(k.denyOnlyAtRunTime).append('\n')
+                    .append(p).append("runsUnderUserRule=").append(k.userRuleRuns).append('\n');
             table.append("| ").append(e.getKey()).append(" | ").append(k.generated).append(" | ").append(k.allow)
                     .append(" | ").append(k.ask).append(" | ").append(k.deny).append(" | ").append(k.defer)
-                    .append(" | ").append(k.sandboxed).append(" | ").append(k.mismatches).append(" | ")
-                    .append(k.denyUnreached).append(" | ").append(k.denyOnlyAtRunTime).append(" |\n");
+                    .append(" | ").append(k.sandboxed).append(" | ").append(k.mismatches).append(" | ").append(k.knownGaps)
+                    .append(" | ").append(k.denyUnreached).append(" | ").append(k.denyOnlyAtRunTime).append(" | ")
+                    .append(k.userRuleRuns).append(" |\n");
         }
         Path stats = Path.of("target/oracle-stats.properties");
         Files.writeString(stats, "seed=" + seed + "\ngenerated=" + total + "\nrunInSandbox=" + ran + "\nallow="
-                + allow + "\ndeny=" + deny + "\nmismatches=" + mismatches.size() + "\nfileChecks=" + traced
+                + allow + "\ndeny=" + deny + "\nmismatches=" + mismatches.size() + "\nknownGaps=" + gaps + "\nfileChecks=" + traced
                 + "\nwallMillis=" + wallMs + "\njudgeMillis=" + judgeMs + "\nsandboxWaitMillis=" + waitMs + "\n" + props);
         Files.writeString(Path.of("target/oracle-classes.md"), "seed " + seed + ", " + total + " commands, "
-                + ran + " run in bash, file checks " + (traced ? "on (strace)" : "off (no strace)") + ", " + wallMs
+                + ran + " run in bash, " + mismatches.size() + " mismatches, " + gaps + " known gaps, file checks "
+                + (traced ? "on (strace)" : "off (no strace)") + ", " + wallMs
                 + " ms (judging " + judgeMs + " ms)\n\n" + table);
     }
 
@@ -622,9 +641,22 @@ class ExecutionOracleTest {
     }
 
     static String checkAllow(Case c, List<List<String>> recorded) {
+        return checkAllow(c, recorded, null);
+    }
+
+    /**
+     * Every recorded argv is one the hook approved; with {@code cc}, a command of a decoy code file run by a code
+     * runner a user's allow rule approved is counted there instead ({@link #userApprovedCodeRunner}).
+     */
+    static String checkAllow(Case c, List<List<String>> recorded, ClassCount cc) {
         List<SubCommand> approved = withFinding(c.verdict(), Finding.APPROVE);
+        boolean userRunner = cc != null && userApprovedCodeRunner(c.verdict());
         for (List<String> argv : recorded) {
             boolean ok = approved.stream().anyMatch(s -> ArgvMatch.matches(s, argv));
+            if (!ok && userRunner && fromCodeFile(argv)) {
+                cc.userRuleRuns++;
+                continue;
+            }
             if (!ok) {
                 return "ALLOW but ran " + argv + " not approved; approved " + approved.stream()
                         .map(SubCommand::getArgv).toList() + "; command: " + c.command() + "; rules: "
@@ -632,6 +664,60 @@ class ExecutionOracleTest {
             }
         }
         return null;
+    }
+
+    /**
+     * Programs that run code the call's text does not hold: a script file, standard input, start-up files
+     * (bash(1) INVOCATION), or a command they find at run time.
+     */
+    static final java.util.Set<String> CODE_RUNNERS = java.util.Set.of("bash", "sh", "dash", "source", ".",
+            "script", "flock", "env", "xargs", "find", "timeout", "nice", "nohup", "stdbuf");
+
+    /**
+     * Whether the hook approved a code runner ({@link #CODE_RUNNERS}) because a user's allow rule names its text
+     * ({@code Bash(bash *)} approves {@code bash script.sh}, as it does in Claude Code), without looking through
+     * it: what the script file or start-up file then runs is what the user's rule approved.
+     */
+    static boolean userApprovedCodeRunner(Decider.Verdict v) {
+        if (v.judgement() == null) return false;
+        for (SubCommand s : v.judgement().facts().subCommands()) {
+            if (s.getRole().equals("wrapper") || !CODE_RUNNERS.contains(s.getBaseName())) continue;
+            for (Finding f : v.judgement().evaluation().findings()) {
+                if (f.getSubjectId() == s.getId() && f.getKind().equals(Finding.APPROVE)
+                        && "allow rule approves sub-command".equals(f.getRuleName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a recording is a command of one of the decoy code files (script.sh, rc.sh, the start-up files, the
+     * script beyond the boundary), which name themselves in their first argument; the decoy data files (list.txt,
+     * the file names) are data, never code a user's rule approved.
+     */
+    static boolean fromCodeFile(List<String> argv) {
+        if (argv.size() < 2) return false;
+        String a = argv.get(1);
+        return a.startsWith("from-") && !a.startsWith("from-list") && !a.startsWith("from-name");
+    }
+
+    /**
+     * A mismatch the oracle found that is a known gap of the hook, being fixed elsewhere: it is counted per class
+     * and written to {@code target/oracle-known-gaps.txt}, not failed, so CI stays green while the production that
+     * finds it stays in the generator. Each entry names the class, a pattern over the mismatch line and the reason.
+     */
+    record KnownGap(String id, String cls, java.util.regex.Pattern line, String reason) {
+        static final List<KnownGap> ALL = List.of();
+
+        static KnownGap of(String cls, String line) {
+            if (Boolean.getBoolean("oracle.noKnownGaps")) return null;
+            for (KnownGap g : ALL) {
+                if ((g.cls().equals("*") || g.cls().equals(cls)) && g.line().matcher(line).find()) return g;
+            }
+            return null;
+        }
     }
 
     /** A sub-command whose text the hook judges although it may not run as written (see {@link #checkDeny}). */
@@ -651,6 +737,12 @@ class ExecutionOracleTest {
             // the denied name ran, though from a decoy directory
             if (plain.get(0).startsWith(DECOY)) plain.set(0, plain.get(0).substring(DECOY.length()));
             if (deniedSubs.stream().anyMatch(s -> ArgvMatch.matches(s, plain))) return null;
+            // a denied sub-command whose name is only known at run time (x='git push'; $x): what ran is what a deny
+            // rule names
+            if (deniedSubs.stream().anyMatch(SubCommand::isDynamicName)
+                    && DenyMatch.deniedBy(argv, c.settings().deny()) != null) {
+                return null;
+            }
         }
         // The hook denies on the text the rules match. Where it cannot know that the text runs, the oracle cannot
         // require it: code stored in a value (it runs only where the value is evaluated, and an assignment in a
