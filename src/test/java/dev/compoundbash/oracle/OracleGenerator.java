@@ -107,8 +107,28 @@ final class OracleGenerator {
             }
         }
         String core = p.make().apply(r);
-        if (!p.cls().equals(BASE) && r.nextInt(3) == 0) core = context(r, core);
-        return new Generated(p.cls(), core, p.strictDeny());
+        boolean strict = p.strictDeny();
+        if (!p.cls().equals(BASE)) {
+            // Mixed with the rest: beside a construct of another class (before or after it, so what one changes,
+            // PATH through {PATH}>, a directory through cd, reaches the other), inside a base context, or both.
+            if (r.nextInt(4) == 0) {
+                Production q = classes.get(r.nextInt(classes.size()));
+                String other = q.make().apply(r);
+                core = r.nextBoolean() ? join(r, core, other) : join(r, other, core);
+                strict &= q.strictDeny();
+            }
+            if (r.nextInt(3) == 0) core = context(r, core);
+        }
+        return new Generated(p.cls(), core, strict);
+    }
+
+    /**
+     * Two commands as one list: after a left side holding a newline (a here-document's delimiter line must stay
+     * alone on its line) only a newline; otherwise {@code ;}, {@code &&}, {@code |} or a newline.
+     */
+    private static String join(Random r, String left, String right) {
+        if (left.contains("\n")) return left + "\n" + right;
+        return left + pick(r, "; ", " && ", " | ", "\n", ";\n") + right;
     }
 
     /** The base shapes only (the generator of issue 8): kept for callers that want a command string. */
