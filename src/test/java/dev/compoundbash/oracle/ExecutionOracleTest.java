@@ -59,8 +59,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     denied sub-command really ran; elsewhere a deny bash never reached is counted, not failed.</li>
  * </ul>
  * Cases run in the sandbox: every allow and deny, and every ask and defer of a class other than the base one under a
- * rule set with deny rules. Outcomes and failures are counted per class in {@code target/oracle-stats.properties}
- * and {@code target/oracle-classes.md}; failures go to {@code target/oracle-mismatches.txt}. Budget {@code
+ * rule set with deny rules. A command of a decoy code file run by a code runner a user's allow rule approved
+ * ({@code Bash(bash *)} approving {@code bash script.sh}, as in Claude Code) is the user's rule, counted, not failed.
+ * Outcomes and failures are counted per class in {@code target/oracle-stats.properties} and
+ * {@code target/oracle-classes.md}; failures go to {@code target/oracle-mismatches.txt}, mismatches of a known gap
+ * being fixed elsewhere ({@link KnownGap}) to {@code target/oracle-known-gaps.txt} ({@code -Doracle.noKnownGaps=true}
+ * fails them too). Budget {@code
  * -Doracle.commands} (2,000 in {@code mvn test}, set in pom.xml; {@code -Poracle} and {@code -Pfuzz} 100,000), seed {@code -Doracle.seed}, classes
  * {@code -Doracle.classes=a,b}. Skipped when bubblewrap cannot run here.
  */
@@ -731,7 +735,7 @@ class ExecutionOracleTest {
                 // (x=push; (x=status); git $x runs git push, allowed as git status)
                 new KnownGap("deny-through-dynamic-word", "*", java.util.regex.Pattern.compile(
                         "ALLOW of a command the deny rule .*; command: .*(\\$\\{\\w+:?[-=+]|\\$\\{\\w+\\[|"
-                                + "\\$\\{\\w+\\}\\w|\\w=\\$\\w|\\| \\w+=|\\(\\w+=)"),
+                                + "\\$\\{\\w+\\}\\w|\\b\\w+=\\$[A-Za-z_]\\w*;|\\| \\w+=|[^$]\\(\\w+=)"),
                         "deny matching through dynamic words"),
                 // the same area, in the safe direction: an assignment in a subshell or pipeline element taken to
                 // reach the later command, so a deny names a value that never runs
