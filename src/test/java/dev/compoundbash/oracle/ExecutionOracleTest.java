@@ -138,6 +138,59 @@ class ExecutionOracleTest {
         }
     }
 
+    /**
+     * The generator produces every class, and bash reads what it produces: 150 commands of each class (mixed and in
+     * contexts, as the oracle draws them) are checked with {@code bash -n} (bash(1): read commands but do not run
+     * them); a class whose commands bash mostly rejects would prove nothing about its construct. The shares go to
+     * {@code target/oracle-generator.properties}.
+     */
+    @Test
+    void everyClassIsProducedAndBashReadsIt() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "no bash");
+        Files.createDirectories(Path.of("target"));
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "oracle-syntax-");
+        try {
+            OracleGenerator all = new OracleGenerator("/nonexistent/outside");
+            Map<String, List<String>> byClass = new LinkedHashMap<>();
+            for (String c : all.classNames()) byClass.put(c, new ArrayList<>());
+            Random r = new Random(Long.getLong("oracle.seed", 14L));
+            int per = 150;
+            for (int guard = 0; guard < 200 * per * byClass.size()
+                    && byClass.values().stream().anyMatch(l -> l.size() < per); guard++) {
+                OracleGenerator.Generated g = all.generate(r);
+                List<String> l = byClass.get(g.cls());
+                if (l.size() < per) l.add(g.command());
+            }
+            int n = 0;
+            Map<String, String> fileClass = new LinkedHashMap<>();
+            for (var e : byClass.entrySet()) {
+                assertThat(e.getValue()).as("commands of class " + e.getKey()).hasSize(per);
+                for (String c : e.getValue()) {
+                    String f = "c" + (n++);
+                    Files.writeString(dir.resolve(f), c + "\n");
+                    fileClass.put(f, e.getKey());
+                }
+            }
+            Process p = new ProcessBuilder("/bin/bash", "-c", "cd \"$1\" && for f in c*; do /bin/bash -n \"$f\" "
+                    + "2>/dev/null || echo \"$f\"; done", "check", dir.toString()).redirectErrorStream(true).start();
+            String rejected = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            Map<String, Integer> bad = new LinkedHashMap<>();
+            for (String c : byClass.keySet()) bad.put(c, 0);
+            for (String f : rejected.split("\n")) if (!f.isBlank()) bad.merge(fileClass.get(f.trim()), 1, Integer::sum);
+            StringBuilder props = new StringBuilder("perClass=" + per + "\n");
+            for (var e : bad.entrySet()) props.append("class.").append(e.getKey()).append(".bashRejects=")
+                    .append(e.getValue()).append('\n');
+            Files.writeString(Path.of("target/oracle-generator.properties"), props);
+            for (var e : bad.entrySet()) {
+                assertThat(e.getValue()).as("commands of class " + e.getKey() + " bash -n rejects (of " + per + ")")
+                        .isLessThanOrEqualTo(per / 10);
+            }
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
     private void run(int total, long seed, Random r, Layout lay) throws Exception {
         long t0 = System.nanoTime();
         RuleEngine engine = RuleEngine.load(List.of());
