@@ -147,6 +147,11 @@ final class OracleGenerator {
      * command. The closing token goes on its own line, so a here-document's delimiter line stays as written.
      */
     private String context(Random r, String core) {
+        // An inline script: the class construct as the text of bash -c or sh -c (issue 6), where a single quote
+        // of its own would end the quoting.
+        if (INLINE && !core.contains("'") && r.nextInt(9) == 0) {
+            return pick(r, "bash -c '", "sh -c '", "timeout 5 bash -c '", "env sh -c '") + core + "\n'";
+        }
         return switch (r.nextInt(8)) {
             case 0 -> "( " + core + "\n)";
             case 1 -> "{ " + core + "\n}";
