@@ -790,6 +790,14 @@ class ExecutionOracleTest {
                         "ALLOW of a command the deny rule .*; command: .*(\\$\\{\\w+:?[-=+]|\\$\\{\\w+\\[|"
                                 + "\\$\\{\\w+\\}\\w|\\b\\w+=\\$[A-Za-z_]\\w*;|\\| \\w+=|[^$]\\(\\w+=)"),
                         "deny matching through dynamic words"),
+                // quoting contexts (the word oracle's area, in progress): directly inside a command substitution
+                // that is itself inside double quotes ("$( ... )", also in a ( ) within it; not in a nested
+                // unquoted $( ), backquotes or a here-document), bash 5.2 reads $'...' in an unquoted ${x-word} as in
+                // a double-quoted ${...} word: decoded and expanded again, so echo "$(echo ${x-$'\x24(id)'})" runs
+                // id; the hook reads it as ANSI-C quoted text
+                new KnownGap("ansi-c-in-dquoted-comsub", "*", java.util.regex.Pattern.compile(
+                        "ALLOW but ran .*; command: .*\"\\$\\(.*\\$\\{\\w+:?[-=+?]\\$'"),
+                        "quoting contexts: $'...' in ${x-word} inside \"$( )\" is decoded and expanded again"),
                 // the same area, in the safe direction: an assignment in a subshell or pipeline element taken to
                 // reach the later command, so a deny names a value that never runs
                 new KnownGap("deny-subshell-assignment", "*", java.util.regex.Pattern.compile(
