@@ -234,12 +234,16 @@ public final class FactExtractor {
         } else if (c instanceof Command.AndOrList a) {
             for (Command e : a.commands()) command(e, top);
         } else if (c instanceof Command.Subshell s) {
-            nested(Context.SUBSHELL, s.body());
+            // bash performs a compound command's redirections before it runs the body (execute_cmd.c
+            // execute_command_internal: do_redirections, then the command), so {NAME}>file assigns NAME, and a
+            // substitution in a target runs, before the first command of the body.
             redirections(s.redirections(), -1);
+            nested(Context.SUBSHELL, s.body());
         } else if (c instanceof Command.Group g) {
-            nested(Context.GROUP, g.body());
             redirections(g.redirections(), -1);
+            nested(Context.GROUP, g.body());
         } else if (c instanceof Command.If i) {
+            redirections(i.redirections(), -1);
             context.add(Context.IF);
             for (IfClause clause : i.clauses()) {
                 list(clause.condition(), false);
@@ -247,8 +251,8 @@ public final class FactExtractor {
             }
             if (i.elseBody() != null) list(i.elseBody(), false);
             context.remove(context.size() - 1);
-            redirections(i.redirections(), -1);
         } else if (c instanceof Command.For f) {
+            redirections(f.redirections(), -1);
             context.add(Context.LOOP);
             if (f.items() != null) for (Word w : f.items()) word(w);
             // for NAME in ...; select NAME in ...: the loop assigns NAME (and keeps the last value after it).
@@ -264,24 +268,24 @@ public final class FactExtractor {
             repeated(f.body(), () -> list(f.body(), false));
             if (bound) loopValues.remove(name);
             context.remove(context.size() - 1);
-            redirections(f.redirections(), -1);
         } else if (c instanceof Command.ArithFor f) {
+            redirections(f.redirections(), -1);
             context.add(Context.LOOP);
             arithmetic(f.init());
             arithmetic(f.test());
             arithmetic(f.step());
             repeated(f.body(), () -> list(f.body(), false));
             context.remove(context.size() - 1);
-            redirections(f.redirections(), -1);
         } else if (c instanceof Command.While w) {
+            redirections(w.redirections(), -1);
             context.add(Context.LOOP);
             repeated(w, () -> {
                 list(w.condition(), false);
                 list(w.body(), false);
             });
             context.remove(context.size() - 1);
-            redirections(w.redirections(), -1);
         } else if (c instanceof Command.Case k) {
+            redirections(k.redirections(), -1);
             context.add(Context.CASE);
             word(k.subject());
             for (CaseItem item : k.items()) {
@@ -289,15 +293,14 @@ public final class FactExtractor {
                 list(item.body(), false);
             }
             context.remove(context.size() - 1);
-            redirections(k.redirections(), -1);
         } else if (c instanceof Command.Conditional t) {
+            redirections(t.redirections(), -1);
             context.add(Context.TEST_EXPRESSION);
             test(t.expression());
             context.remove(context.size() - 1);
-            redirections(t.redirections(), -1);
         } else if (c instanceof Command.ArithmeticCommand a) {
-            arithmetic(a.expression());
             redirections(a.redirections(), -1);
+            arithmetic(a.expression());
         } else if (c instanceof Command.FunctionDef f) {
             // A function body runs where it is called, after any directory change of the call.
             List<java.nio.file.Path> savedBases = bases;
@@ -307,9 +310,10 @@ public final class FactExtractor {
                 directoryChanged = true;
             }
             if (f.body() instanceof Command.Group g) {
-                // The braces are the function body's own syntax, not a separate group.
-                nested(Context.FUNCTION_BODY, g.body());
+                // The braces are the function body's own syntax, not a separate group; its redirections are
+                // performed at each call, before the body runs.
                 redirections(g.redirections(), -1);
+                nested(Context.FUNCTION_BODY, g.body());
             } else {
                 nestedCommand(Context.FUNCTION_BODY, f.body());
             }
@@ -336,6 +340,8 @@ public final class FactExtractor {
         for (Word w : s.words()) {
             BraceExpansion.Words ex = BraceExpansion.of(w, source);
             unexpanded |= ex.overflow();
+            // sh may be dash, which does no brace expansion (POSIX has none): what runs is not known
+            unexpanded |= ex.expanded() && scriptShell != null && NO_BRACE_EXPANSION.contains(scriptShell);
             pieces.addAll(ex.pieces());
         }
         if (!pieces.isEmpty()) {
@@ -706,7 +712,8 @@ public final class FactExtractor {
                 if (o.arg().spliced()) continue; // find's {} and xargs -I: paths the wrapper found, see README
                 PathResolver.Result r = paths.resolve(o.arg(), here, loopValues);
                 pathOperands.add(new PathOperand(nextId++, sc.getId(), name, o.arg().text(), o.access(), r.status(),
-                        r.path(), r.why(), r.protectedComponent(), r.exists()));
+                        r.path(), r.why(), r.protectedComponent(), r.exists(),
+                        PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why())));
             }
         }
         if (!DIRECTORY_CHANGERS.contains(name)) return;
@@ -826,6 +833,10 @@ public final class FactExtractor {
 
     /** Shells that read a script from standard input when given no script operand. */
     private static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "sh", "zsh", "dash", "ksh");
+    /** Shells that may not brace-expand: POSIX sh has no brace expansion, and sh is dash on Debian and Ubuntu. */
+    private static final java.util.Set<String> NO_BRACE_EXPANSION = java.util.Set.of("sh", "dash");
+    /** The shell running the inline script being walked ({@code sh} in {@code sh -c '...'}), null outside one. */
+    private String scriptShell;
 
     /**
      * {@code bash <<EOF ... EOF}, {@code sh <<< 'cmd'}: a shell given no {@code -c} and no script file (or
@@ -919,6 +930,9 @@ public final class FactExtractor {
         boolean savedCandidate = inCandidate;
         inCandidate = false; // a script is new text: its wrappers' candidates are its own
         InlineLink link = new InlineLink(u, shell.getId());
+        String savedShell = scriptShell;
+        // eval, source and the like run the script in the current shell; sh -c, dash -c in a shell of their own
+        if (SHELLS.contains(shell.getBaseName())) scriptShell = shell.getBaseName();
         source = script.source();
         scriptRoot = script.body();
         inherited = env;
@@ -933,6 +947,7 @@ public final class FactExtractor {
             inherited = savedInherited;
             scriptRoot = savedRoot;
             inCandidate = savedCandidate;
+            scriptShell = savedShell;
         }
         // An empty script runs nothing: a readable Wrapper with no payload.
         if (!link.linked) wrappers.add(wrapper(nextId++, u, shell.getId(), -1, true));

@@ -23,6 +23,7 @@ public final class PathOperand {
     private final String why;
     private final String protectedComponent;
     private final boolean exists;
+    private final boolean afterUnknownDirectoryChange;
 
     /**
      * @param id           unique among the facts of one evaluation
@@ -39,6 +40,19 @@ public final class PathOperand {
      */
     public PathOperand(int id, int commandId, String program, String word, String access, String status,
                        String resolvedPath, String why, String protectedComponent, boolean exists) {
+        this(id, commandId, program, word, access, status, resolvedPath, why, protectedComponent, exists, false);
+    }
+
+    /**
+     * {@link #PathOperand(int, int, String, String, String, String, String, String, String, boolean)}, noting
+     * whether the word is a relative path after a directory change only known at run time ({@code cd "$d"},
+     * {@code cd -}, {@code popd}, a wrapper's other directory): then its directory, perhaps a {@code .git} or
+     * {@code .claude} one, is not known.
+     */
+    public PathOperand(int id, int commandId, String program, String word, String access, String status,
+                       String resolvedPath, String why, String protectedComponent, boolean exists,
+                       boolean afterUnknownDirectoryChange) {
+        this.afterUnknownDirectoryChange = afterUnknownDirectoryChange;
         this.protectedComponent = protectedComponent;
         this.exists = exists;
         this.id = id;
@@ -61,6 +75,7 @@ public final class PathOperand {
     public String getWhy() { return why; }
     public String getProtectedComponent() { return protectedComponent; }
     public boolean isExists() { return exists; }
+    public boolean isAfterUnknownDirectoryChange() { return afterUnknownDirectoryChange; }
 
     /** True when it is inside every way it can be read. */
     public boolean isInside() { return INSIDE.equals(status); }

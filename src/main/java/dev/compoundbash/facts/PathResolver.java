@@ -50,6 +50,19 @@ public final class PathResolver {
             return new Result(PathOperand.UNKNOWN, null, why);
         }
 
+        /**
+         * The worse of two readings of one word (the directories it may be taken against, the values of a loop
+         * variable), keeping a {@code .git} or {@code .claude} directory either reading lands in: after
+         * {@code cd .git/hooks} the path {@code ../f} may be outside under the start directory and inside
+         * {@code .git} under the new one, and both must be judged.
+         */
+        Result combine(Result o) {
+            Result w = o.worseThan(this) ? o : this;
+            Result other = w == this ? o : this;
+            if (w.protectedComponent != null || other.protectedComponent == null) return w;
+            return new Result(w.status, other.path, w.why, other.protectedComponent, w.exists && other.exists);
+        }
+
         boolean worseThan(Result o) {
             if (rank(status) != rank(o.status)) return rank(status) > rank(o.status);
             if (!exists && o.exists) return true;
@@ -90,8 +103,7 @@ public final class PathResolver {
         if (a.variable() != null && loops.containsKey(a.variable())) {
             Result worst = new Result(PathOperand.INSIDE, null, null);
             for (Arg v : loops.get(a.variable())) {
-                Result r = resolve(v, bases, Map.of());
-                if (r.worseThan(worst)) worst = r;
+                worst = worst.combine(resolve(v, bases, Map.of()));
             }
             return worst;
         }
@@ -111,14 +123,17 @@ public final class PathResolver {
             return Result.unknown("not a path");
         }
         if (p.isAbsolute()) return one(p, glob);
-        if (bases == null) return Result.unknown("a relative path after a directory change only known at run time");
+        if (bases == null) return Result.unknown(AFTER_UNKNOWN_DIRECTORY);
         Result worst = null;
         for (Path b : bases) {
             Result r = one(b.resolve(p), glob);
-            if (worst == null || r.worseThan(worst)) worst = r;
+            worst = worst == null ? r : worst.combine(r);
         }
         return worst;
     }
+
+    /** Why a relative path is unknown once a directory change went somewhere only known at run time. */
+    static final String AFTER_UNKNOWN_DIRECTORY = "a relative path after a directory change only known at run time";
 
     /** bash and the kernel resolve these in the process that opens them, not in the hook. */
     static boolean processRelative(String t) {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Verifies the adversarial corpus cases that say what bash runs ({@code "runs"}: the argv lists bash 5.2 runs for
  * the command, issue 14): each command is run by the real bash in the execution oracle's sandbox (shims for every
- * name, decoys in {@code ./0/}, a work directory holding {@code a.txt}), and every listed argv must be recorded. When
+ * name, decoys in {@code ./0/} and the descriptor-number directories {@code ./10/ ./11/ ./12/}, a work directory holding {@code a.txt}), and every listed argv must be recorded. When
  * the case expects {@code allow}, every recorded argv must also be one the hook approved, as in the execution
  * oracle. So each expected decision rests on what bash really does, not on the model.
  */
@@ -62,8 +62,11 @@ class CorpusRunsTest {
             String command = c.path("command").asText();
             Path work = Files.createDirectories(tmp.resolve("work-" + i));
             Files.writeString(work.resolve("a.txt"), "one\n");
-            Files.createDirectories(work.resolve("0"));
-            for (String n : ExecutionOracleTest.SHIMMED) ExecutionOracleTest.recorder(work.resolve("0").resolve(n), "alt-");
+            // decoys where a changed PATH leads: 0 (PATH=0), and the descriptor numbers {PATH}> assigns
+            for (String d : ExecutionOracleTest.DECOY_DIRS) {
+                Files.createDirectories(work.resolve(d));
+                for (String n : ExecutionOracleTest.SHIMMED) ExecutionOracleTest.recorder(work.resolve(d).resolve(n), "alt-");
+            }
             Path recs = Files.createDirectories(tmp.resolve("rec-" + i));
             Process p = new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev",
                     "--proc", "/proc", "--bind", work.toString(), work.toString(), "--bind", recs.toString(),
