@@ -1183,6 +1183,9 @@ public final class FactExtractor {
         }
     }
 
+    /** Builtins that run a script in the shell itself (bash(1) "eval", "source", "."). */
+    private static final java.util.Set<String> SAME_SHELL = java.util.Set.of("eval", "source", ".");
+
     /** Names of standard input as a file: a shell or {@code source} given one reads its script from stdin. */
     private static final java.util.Set<String> STDIN_FILES = java.util.Set.of("/dev/stdin", "/dev/fd/0",
             "/proc/self/fd/0");
@@ -1287,10 +1290,14 @@ public final class FactExtractor {
         inherited = env;
         inline = link;
         context.add(Context.INLINE_SCRIPT);
+        // eval and source run the script in this shell; any other runs a new process, whose assignments end with it
+        boolean child = !SAME_SHELL.contains(shell.getBaseName());
+        java.util.Set<String> savedClean = child ? state() : null;
         try {
             integerDeclarations(script.body());
             list(script.body(), top);
         } finally {
+            if (child) clean = savedClean;
             context.remove(context.size() - 1);
             source = savedSource;
             inline = savedInline;
