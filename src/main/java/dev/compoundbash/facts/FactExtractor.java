@@ -390,16 +390,25 @@ public final class FactExtractor {
                 }
             }
         } else if (c instanceof Command.AndOrList a) {
-            // a && b || c: only the first always runs; each later one starts from any state before it, and what
-            // holds after the list is what holds after every one of them.
+            // a && b || c: only the first always runs. && and || have equal precedence, left to right (Bash
+            // Reference Manual §3.2.4): a command after && starts from a state where the list so far succeeded,
+            // after || from one where it failed; the states are kept for each status (what holds on every path).
             command(a.commands().get(0), top);
-            java.util.Set<String> all = state();
+            java.util.Set<String> succeeded = state();
+            java.util.Set<String> failed = state();
             for (int k = 1; k < a.commands().size(); k++) {
-                clean = new java.util.HashSet<>(all);
+                boolean and = !"||".equals(a.operators().get(k - 1));
+                clean = new java.util.HashSet<>(and ? succeeded : failed);
                 command(a.commands().get(k), top);
-                all.retainAll(clean);
+                if (and) {
+                    succeeded = state();
+                    failed.retainAll(clean);
+                } else {
+                    failed = state();
+                    succeeded.retainAll(clean);
+                }
             }
-            clean = all;
+            clean = intersect(succeeded, failed);
         } else if (c instanceof Command.Subshell s) {
             nested(Context.SUBSHELL, s.body());
             redirections(s.redirections(), -1);
