@@ -215,7 +215,14 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("pathOperands", pathOps);
         List<Map<String, Object>> uses = new ArrayList<>();
         for (VariableUse u : j.facts().variableUses()) {
-            uses.add(Map.of("commandId", u.getCommandId(), "name", u.getName(), "setInCommand", u.isSetInCommand()));
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("commandId", u.getCommandId());
+            m.put("name", u.getName());
+            m.put("setInCommand", u.isSetInCommand());
+            m.put("how", u.getHow());
+            if (!u.isNameKnown()) m.put("nameKnown", false);
+            if (u.getVia() != null) m.put("via", u.getVia());
+            uses.add(m);
         }
         doc.put("variableUses", uses);
         List<Map<String, Object>> call = findingsFor(findings, -1);

@@ -85,7 +85,11 @@ final class ExplainPrinter {
                         + " by " + w.get("how"));
             }
             for (Map<String, Object> u : (List<Map<String, Object>>) doc.getOrDefault("variableUses", List.of())) {
-                out.println("  variable use #" + u.get("commandId") + " $" + u.get("name")
+                Object id = u.get("commandId");
+                out.println("  variable use " + (Integer.valueOf(-1).equals(id) ? "(no simple command)" : "#" + id)
+                        + " " + (Boolean.FALSE.equals(u.get("nameKnown")) ? "a name only known at run time: " : "$")
+                        + u.get("name") + (u.get("how") == null || "expansion".equals(u.get("how")) ? "" : " by " + u.get("how"))
+                        + (u.get("via") != null ? " via " + u.get("via") : "")
                         + (Boolean.TRUE.equals(u.get("setInCommand")) ? " (set in the command)" : " (from the environment)"));
             }
             out.println(bold("\nrules fired:"));

@@ -67,11 +67,41 @@ public final class FactExtractor {
     private boolean otherDirectory;
     /** A cd, pushd or popd ran earlier in this shell. */
     private boolean directoryChanged;
-    private final java.util.Set<VariableUse> variableUses = new java.util.LinkedHashSet<>();
+    /** Every variable read, in walk order (a loop's may be marked not set in the command afterwards). */
+    private final List<VariableUse> variableUses = new ArrayList<>();
     /** The innermost simple command whose words are being walked, or -1. */
     private int currentCommand = -1;
-    /** Variables the command set so far to values not taken from the environment. */
-    private final java.util.Set<String> clean = new java.util.HashSet<>();
+    /**
+     * Variables the command set to values not taken from the environment on every path to this point of the walk
+     * (a must-set analysis: a branch that may not run, a subshell, a pipeline element, a loop body that may run no
+     * time keep none of their assignments for what follows).
+     */
+    private java.util.Set<String> clean = new java.util.HashSet<>();
+    /** Every static value any assignment of the call gives a variable (whatever the order), for evaluations. */
+    private final java.util.Map<String, java.util.Set<String>> staticValues = new java.util.HashMap<>();
+    /** Variables some assignment of the call gives a value not known here (or a number: see NUMBER). */
+    private final java.util.Set<String> unknownValues = new java.util.HashSet<>();
+    /** The value recorded for a variable an arithmetic assignment or a descriptor set: a number, named nothing. */
+    private static final String NUMBER = "0";
+    /** A variable read whose value bash evaluates again: arithmetically, or as a variable name. */
+    private record Evaluation(int commandId, String name, boolean indirect, java.util.Set<String> cleanThen) {
+    }
+    private final List<Evaluation> pendingEvaluations = new ArrayList<>();
+    /** Variables given the integer attribute anywhere in the call (declare -i): their assignments are arithmetic. */
+    private final java.util.Set<String> integerNames = new java.util.HashSet<>();
+    /** A declare -i whose names are only known at run time: every assignment may be arithmetic. */
+    private boolean anyInteger;
+    /** The loops being walked, innermost last: the states at their continue and break commands. */
+    private final java.util.ArrayDeque<LoopFrame> loops = new java.util.ArrayDeque<>();
+    /** A loop being walked: the clean sets where a continue or break may leave its body, the names it writes. */
+    private static final class LoopFrame {
+        final List<java.util.Set<String>> exits = new ArrayList<>();
+        final java.util.Set<String> writes = new java.util.HashSet<>();
+    }
+    /** Functions defined so far and the variables their bodies write (null: one only known at run time). */
+    private final java.util.Map<String, java.util.Set<String>> functionWrites = new java.util.HashMap<>();
+    /** Names written by the innermost function body being walked, or null outside one. */
+    private java.util.Set<String> writesOfFunction;
     /** Variables the command assigned a static value, for deny and ask matching ({@code x=push; git $x}). */
     private final java.util.Map<String, String> constants = new java.util.HashMap<>();
     /** Values of the for-loop variables in scope whose words are all static. */
@@ -124,6 +154,7 @@ public final class FactExtractor {
     public static Facts extract(Script script, Environment env) {
         FactExtractor x = new FactExtractor(script.source(), env);
         x.scriptRoot = script.body();
+        x.integerDeclarations(script.body());
         x.list(script.body(), true);
         x.valuesEvaluatedLater();
         return x.facts();
@@ -132,7 +163,8 @@ public final class FactExtractor {
     private Facts facts() {
         return new Facts(List.copyOf(subCommands), List.copyOf(wrappers), List.copyOf(findActions),
                 List.copyOf(redirects), List.copyOf(variableWrites), List.copyOf(evaluations),
-                List.copyOf(runTimeCode), List.copyOf(pathOperands), List.copyOf(variableUses));
+                List.copyOf(runTimeCode), List.copyOf(pathOperands),
+                List.copyOf(new java.util.LinkedHashSet<>(variableUses)));
     }
 
     /**
@@ -146,6 +178,7 @@ public final class FactExtractor {
     public static Extraction extractAll(Script script, Environment env) {
         FactExtractor x = new FactExtractor(script.source(), env);
         x.scriptRoot = script.body();
+        x.integerDeclarations(script.body());
         x.list(script.body(), true);
         x.valuesEvaluatedLater();
         return new Extraction(x.facts(), List.copyOf(x.problems));
@@ -167,6 +200,8 @@ public final class FactExtractor {
 
     /** {@link #write}, noting whether the value comes from the environment (then its later uses reveal it). */
     private void write(String name, String how, boolean runTime, int commandId, boolean fromEnvironment) {
+        if (writesOfFunction != null) writesOfFunction.add(name);
+        for (LoopFrame f : loops) f.writes.add(name);
         if (name == null) {
             loopValues.clear();
             clean.clear();
@@ -192,7 +227,124 @@ public final class FactExtractor {
     // ---- commands -------------------------------------------------------------------------------------------
 
     private void list(CommandList list, boolean top) {
-        for (ListItem item : list.items()) command(item.command(), top);
+        for (ListItem item : list.items()) {
+            // cmd &: an asynchronous command runs in a subshell (Bash Reference Manual §3.2.4): its assignments end
+            // with it.
+            java.util.Set<String> saved = item.background() ? new java.util.HashSet<>(clean) : null;
+            command(item.command(), top);
+            if (saved != null) clean = saved;
+        }
+    }
+
+    // ---- the must-set analysis of clean variables ------------------------------------------------------------
+
+    /** The clean set, copied: a state of the analysis at one point. */
+    private java.util.Set<String> state() {
+        return new java.util.HashSet<>(clean);
+    }
+
+    /** A variable the command set itself, on every path here, to a value not from the environment. */
+    private boolean isClean(String name) {
+        return clean.contains(name);
+    }
+
+    private static java.util.Set<String> intersect(java.util.Set<String> a, java.util.Set<String> b) {
+        java.util.Set<String> out = new java.util.HashSet<>(a);
+        out.retainAll(b);
+        return out;
+    }
+
+    /**
+     * Walks a loop, whose body may run any number of times. {@code pass} walks one pass and returns the state where
+     * the loop may end after its condition (while, until, for (( )): the condition runs at least once), or null (a
+     * for or select loop may run no pass). The pass is walked once, starting from the state here: when the state
+     * at the end of the pass (and at every continue or break in it) still holds every variable it started with,
+     * the next pass starts at least as clean, so (the analysis being monotone) every later pass reads what the
+     * first did. Otherwise ({@code x=1; for i in a b; do echo $x; x=$SECRET; done}) every read in the loop of a
+     * variable the loop writes counts as not set in the command, and after the loop no such variable is clean.
+     *
+     * @param before    the state before the loop (a for loop's before it writes its variable)
+     * @param rewritten variables every pass writes again first (a for loop's variable)
+     */
+    private void loop(java.util.Set<String> before, java.util.Set<String> rewritten,
+                      java.util.function.Supplier<java.util.Set<String>> pass) {
+        java.util.Set<String> entry = state();
+        int usesMark = variableUses.size();
+        int evaluationsMark = pendingEvaluations.size();
+        java.util.Map<String, java.util.Set<String>> functionsBefore = new java.util.HashMap<>();
+        functionWrites.forEach((k, v) -> functionsBefore.put(k, new java.util.HashSet<>(v)));
+        LoopFrame frame = new LoopFrame();
+        loops.addLast(frame);
+        java.util.Set<String> exitCondition;
+        try {
+            exitCondition = pass.get();
+        } finally {
+            loops.removeLast();
+        }
+        java.util.Set<String> end = state();
+        for (java.util.Set<String> e : frame.exits) end.retainAll(e);
+        java.util.Set<String> need = new java.util.HashSet<>(entry);
+        need.removeAll(rewritten);
+        boolean stable = end.containsAll(need) && functionWrites.equals(functionsBefore);
+        java.util.Set<String> after = new java.util.HashSet<>(end);
+        after.retainAll(exitCondition != null ? exitCondition : before);
+        if (!stable) {
+            java.util.Set<String> written = new java.util.HashSet<>(frame.writes);
+            for (java.util.Map.Entry<String, java.util.Set<String>> f : functionWrites.entrySet()) {
+                if (!f.getValue().equals(functionsBefore.get(f.getKey()))) written.addAll(f.getValue());
+            }
+            boolean any = written.contains(null);
+            for (int i = usesMark; i < variableUses.size(); i++) {
+                VariableUse u = variableUses.get(i);
+                if (u.isSetInCommand() && (any || written.contains(u.getName())) && !special(u.getName())) {
+                    variableUses.set(i, new VariableUse(u.getCommandId(), u.getName(), u.isNameKnown(), false,
+                            u.getHow(), u.getVia()));
+                }
+            }
+            for (int i = evaluationsMark; i < pendingEvaluations.size(); i++) {
+                Evaluation e = pendingEvaluations.get(i);
+                java.util.Set<String> then = any ? new java.util.HashSet<>() : new java.util.HashSet<>(e.cleanThen());
+                then.removeAll(written);
+                pendingEvaluations.set(i, new Evaluation(e.commandId(), e.name(), e.indirect(), then));
+            }
+            if (any) after.clear();
+            else after.removeAll(written);
+        }
+        // an enclosing loop's pass wrote whatever this one did
+        if (!loops.isEmpty()) loops.peekLast().writes.addAll(frame.writes);
+        clean = after;
+    }
+
+    /** A continue or break may leave the passes of every enclosing loop here. */
+    private void loopExit() {
+        for (LoopFrame f : loops) f.exits.add(state());
+    }
+
+    /** At a call of a function defined earlier (or of a name only known at run time): its writes happen here. */
+    private void functionCalled(String name, boolean dynamicName) {
+        List<java.util.Set<String>> called = new ArrayList<>();
+        if (dynamicName) called.addAll(functionWrites.values());
+        else if (functionWrites.containsKey(name)) called.add(functionWrites.get(name));
+        for (java.util.Set<String> writes : called) {
+            for (String n : writes) {
+                if (n == null) clean.clear();
+                else clean.remove(n);
+                for (LoopFrame f : loops) f.writes.add(n);
+                if (writesOfFunction != null) writesOfFunction.add(n);
+            }
+        }
+    }
+
+    /** Records a value {@code w} may give {@code name}: its static text, or that it is not known here. */
+    private void value(String name, Word w) {
+        if (name == null) return;
+        WordValue v = w == null ? null : WordValue.of(w, source);
+        if (v != null && v.isStatic() && !v.glob() && !v.braceExpansion()) value(name, v.value());
+        else unknownValues.add(name);
+    }
+
+    private void value(String name, String text) {
+        if (name != null) staticValues.computeIfAbsent(name, k -> new java.util.HashSet<>()).add(text);
     }
 
     private void nested(String label, CommandList list) {
@@ -202,19 +354,23 @@ public final class FactExtractor {
                 || label.equals(Context.COPROCESS);
         List<java.nio.file.Path> savedBases = bases;
         boolean savedChanged = directoryChanged;
+        java.util.Set<String> savedClean = child ? state() : null;
         context.add(label);
         list(list, false);
         context.remove(context.size() - 1);
         if (child) {
             bases = savedBases;
             directoryChanged = savedChanged;
+            clean = savedClean; // (x=1); echo $x: the subshell's assignments end with it
         }
     }
 
     private void nestedCommand(String label, Command c) {
+        java.util.Set<String> saved = label.equals(Context.COPROCESS) ? state() : null;
         context.add(label);
         command(c, false);
         context.remove(context.size() - 1);
+        if (saved != null) clean = saved;
     }
 
     private void command(Command c, boolean top) {
@@ -224,15 +380,35 @@ public final class FactExtractor {
             // Each element of a pipeline of several runs in a subshell (bash(1) "Pipelines"): a cd there ends with it.
             List<java.nio.file.Path> savedBases = bases;
             boolean savedChanged = directoryChanged;
+            java.util.Set<String> savedClean = state();
             for (Command e : p.commands()) {
                 command(e, top);
                 if (p.commands().size() > 1) {
                     bases = savedBases;
                     directoryChanged = savedChanged;
+                    clean = new java.util.HashSet<>(savedClean); // (lastpipe is off in bash -c)
                 }
             }
         } else if (c instanceof Command.AndOrList a) {
-            for (Command e : a.commands()) command(e, top);
+            // a && b || c: only the first always runs. && and || have equal precedence, left to right (Bash
+            // Reference Manual §3.2.4): a command after && starts from a state where the list so far succeeded,
+            // after || from one where it failed; the states are kept for each status (what holds on every path).
+            command(a.commands().get(0), top);
+            java.util.Set<String> succeeded = state();
+            java.util.Set<String> failed = state();
+            for (int k = 1; k < a.commands().size(); k++) {
+                boolean and = !"||".equals(a.operators().get(k - 1));
+                clean = new java.util.HashSet<>(and ? succeeded : failed);
+                command(a.commands().get(k), top);
+                if (and) {
+                    succeeded = state();
+                    failed.retainAll(clean);
+                } else {
+                    failed = state();
+                    succeeded.retainAll(clean);
+                }
+            }
+            clean = intersect(succeeded, failed);
         } else if (c instanceof Command.Subshell s) {
             // bash performs a compound command's redirections before it runs the body (execute_cmd.c
             // execute_command_internal: do_redirections, then the command), so {NAME}>file assigns NAME, and a
@@ -245,11 +421,19 @@ public final class FactExtractor {
         } else if (c instanceof Command.If i) {
             redirections(i.redirections(), -1);
             context.add(Context.IF);
+            // Each condition runs after the ones before it failed; a body may run or not: what holds after the
+            // if is what holds at the end of every path (the last condition's, without an else).
+            java.util.Set<String> all = null;
             for (IfClause clause : i.clauses()) {
                 list(clause.condition(), false);
+                java.util.Set<String> afterCondition = state();
                 list(clause.body(), false);
+                all = all == null ? state() : intersect(all, clean);
+                clean = afterCondition;
             }
+            // the else body, or (without one) nothing after the last condition failed
             if (i.elseBody() != null) list(i.elseBody(), false);
+            clean = all == null ? clean : intersect(all, clean);
             context.remove(context.size() - 1);
         } else if (c instanceof Command.For f) {
             redirections(f.redirections(), -1);
@@ -262,36 +446,68 @@ public final class FactExtractor {
             if (f.items() != null) for (Word w : f.items()) runTime |= !WordValue.of(w, source).isStatic();
             boolean env = f.items() == null;
             if (f.items() != null) for (Word w : f.items()) env |= fromEnvironment(w);
+            java.util.Set<String> beforeLoop = state();
             write(name, f.select() ? "select loop" : "for loop", runTime || f.select(), -1, env);
+            if (name != null) {
+                if (f.items() == null) unknownValues.add(name);
+                else for (Word w : f.items()) value(name, w);
+            }
             boolean bound = name != null && !runTime && !f.select();
             if (bound) loopValues.put(name, Arg.of(f.items(), source));
-            repeated(f.body(), () -> list(f.body(), false));
+            java.util.Set<String> loopVariable = name == null ? java.util.Set.of() : java.util.Set.of(name);
+            loop(beforeLoop, loopVariable, () -> {
+                repeated(f.body(), () -> list(f.body(), false));
+                return null;
+            });
             if (bound) loopValues.remove(name);
             context.remove(context.size() - 1);
         } else if (c instanceof Command.ArithFor f) {
             redirections(f.redirections(), -1);
             context.add(Context.LOOP);
             arithmetic(f.init());
-            arithmetic(f.test());
-            arithmetic(f.step());
-            repeated(f.body(), () -> list(f.body(), false));
+            // for (( init; test; step )): test runs before every pass, step after it
+            loop(state(), java.util.Set.of(), () -> {
+                arithmetic(f.test());
+                java.util.Set<String> afterTest = state();
+                repeated(f.body(), () -> list(f.body(), false));
+                arithmetic(f.step());
+                return afterTest;
+            });
             context.remove(context.size() - 1);
         } else if (c instanceof Command.While w) {
             redirections(w.redirections(), -1);
             context.add(Context.LOOP);
-            repeated(w, () -> {
-                list(w.condition(), false);
-                list(w.body(), false);
+            loop(state(), java.util.Set.of(), () -> {
+                java.util.Set<String>[] afterCondition = new java.util.Set[1];
+                repeated(w, () -> {
+                    list(w.condition(), false);
+                    afterCondition[0] = state();
+                    list(w.body(), false);
+                });
+                return afterCondition[0];
             });
             context.remove(context.size() - 1);
         } else if (c instanceof Command.Case k) {
             redirections(k.redirections(), -1);
             context.add(Context.CASE);
             word(k.subject());
+            // No item may match (unless one's pattern is a bare *); an item ended by ;& or ;;& goes on into the
+            // next, whose body then starts from either state.
+            java.util.Set<String> subject = state();
+            java.util.Set<String> all = null;
+            java.util.Set<String> previous = null;
+            boolean catchAll = false;
             for (CaseItem item : k.items()) {
-                for (Word p : item.patterns()) word(p);
+                clean = previous == null ? new java.util.HashSet<>(subject) : intersect(subject, previous);
+                for (Word p : item.patterns()) {
+                    word(p);
+                    catchAll |= p.span().text(source).equals("*");
+                }
                 list(item.body(), false);
+                all = all == null ? state() : intersect(all, clean);
+                previous = ";&".equals(item.terminator()) || ";;&".equals(item.terminator()) ? state() : null;
             }
+            clean = all == null ? subject : catchAll ? all : intersect(all, subject);
             context.remove(context.size() - 1);
         } else if (c instanceof Command.Conditional t) {
             redirections(t.redirections(), -1);
@@ -309,18 +525,45 @@ public final class FactExtractor {
                 bases = null;
                 directoryChanged = true;
             }
-            if (f.body() instanceof Command.Group g) {
-                // The braces are the function body's own syntax, not a separate group; its redirections are
-                // performed at each call, before the body runs.
-                redirections(g.redirections(), -1);
-                nested(Context.FUNCTION_BODY, g.body());
-            } else {
-                nestedCommand(Context.FUNCTION_BODY, f.body());
+            // The body runs where the function is called, after anything: it starts knowing no variable clean,
+            // outside every loop, and its writes count at every later call (functionCalled).
+            java.util.Set<String> savedClean = state();
+            java.util.Set<String> savedWrites = writesOfFunction;
+            java.util.List<LoopFrame> savedLoops = new ArrayList<>(loops);
+            loops.clear();
+            clean = new java.util.HashSet<>();
+            writesOfFunction = new java.util.HashSet<>();
+            java.util.Set<String> writes = writesOfFunction;
+            try {
+                if (f.body() instanceof Command.Group g) {
+                    // The braces are the function body's own syntax, not a separate group; its redirections are
+                    // performed at each call, before the body runs.
+                    redirections(g.redirections(), -1);
+                    nested(Context.FUNCTION_BODY, g.body());
+                } else {
+                    nestedCommand(Context.FUNCTION_BODY, f.body());
+                }
+            } finally {
+                writesOfFunction = savedWrites;
+                if (savedWrites != null) savedWrites.addAll(writes);
+                loops.addAll(savedLoops);
+                clean = savedClean;
             }
+            functionWrites.merge(f.name(), writes, (a, b) -> {
+                java.util.Set<String> u = new java.util.HashSet<>(a);
+                u.addAll(b);
+                return u;
+            });
             bases = savedBases;
             directoryChanged = savedChanged;
         } else if (c instanceof Command.Coproc k) {
             nestedCommand(Context.COPROCESS, k.body());
+            // coproc [NAME]: bash sets NAME (COPROC) to the descriptors and NAME_PID to the process id
+            String name = k.name() != null ? k.name() : "COPROC";
+            for (String n : List.of(name, name + "_PID")) {
+                write(n, "coproc", false, -1);
+                value(n, NUMBER);
+            }
         } else {
             unmodelled("a " + c.getClass().getSimpleName() + " command");
         }
@@ -367,23 +610,76 @@ public final class FactExtractor {
             }
             if (u != null) unwrap(sc, u, args, dyn, top, s.redirections());
             if (stdin != null) stdinScriptPayload(sc, stdin, top, sc.getAssignments());
-            // Expansions inside the words run too, nested (once per word brace expansion makes).
+            // Expansions inside the words run too, nested (once per word brace expansion makes); let's arguments
+            // are arithmetic expressions.
             int savedCommand = currentCommand;
             currentCommand = id;
-            for (BraceExpansion.Piece piece : pieces) wordIn(piece.word(), piece.source());
-            currentCommand = savedCommand;
+            boolean let = !dyn[0] && argv.get(0).equals("let");
+            for (int k = 0; k < pieces.size(); k++) {
+                BraceExpansion.Piece piece = pieces.get(k);
+                if (let && k > 0) {
+                    String saved = source;
+                    source = piece.source();
+                    try {
+                        arithmeticWord(piece.word());
+                    } finally {
+                        source = saved;
+                    }
+                } else {
+                    wordIn(piece.word(), piece.source());
+                }
+            }
             if (!dyn[0]) builtinWrites(argv, dyn, id);
+            if (dyn[0] || argv.get(0).equals("continue") || argv.get(0).equals("break")) loopExit();
+            redirections(s.redirections(), id);
+            currentCommand = savedCommand;
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
             for (Assignment a : s.assignments()) {
-                write(a.name(), "assignment", runTimeAssignment(a), -1, fromEnvironment(a));
+                // a[1]=x and a+=x keep the rest of the old value: clean only when it was
+                boolean partial = a.index() != null || a.append();
+                write(a.name(), "assignment", runTimeAssignment(a), -1,
+                        fromEnvironment(a) || partial && !isClean(a.name()));
+                if (integer(a.name()) || a.append()) {
+                    if (integer(a.name())) value(a.name(), NUMBER);
+                    else unknownValues.add(a.name());
+                } else if (a.array() != null) {
+                    for (ArrayElement e : a.array()) value(a.name(), e.value());
+                } else {
+                    value(a.name(), a.value());
+                }
                 if (a.value() != null && a.index() == null && a.array() == null && !a.append()) {
                     WordValue v = WordValue.of(a.value(), source);
                     if (v.isStatic() && !v.glob() && !v.braceExpansion()) constants.put(a.name(), v.value());
                 }
             }
+            redirections(s.redirections(), id);
         }
-        redirections(s.redirections(), id);
+    }
+
+    /**
+     * The variables a script gives the integer attribute anywhere ({@code declare -i x}), found before the walk: an
+     * assignment to one is evaluated arithmetically wherever the attribute was given (a loop's later pass).
+     */
+    private void integerDeclarations(dev.compoundbash.shell.Node root) {
+        for (Command.Simple c : dev.compoundbash.shell.Walker.all(root, Command.Simple.class)) {
+            if (c.words().isEmpty()) continue;
+            List<Arg> args = Arg.of(c.words(), source);
+            if (args.get(0).dynamic() || !Parser.DECLARATION.contains(args.get(0).text())) continue;
+            boolean[] dyn = dynamic(args);
+            List<String> argv = texts(args);
+            if (!declaresInteger(argv, dyn)) continue;
+            for (VariableWrites.Operand o : VariableWrites.nameOperands(argv, dyn)) {
+                String n = VariableWrites.nameOf(o.text());
+                if (n != null) integerNames.add(n);
+                else anyInteger = true;
+            }
+        }
+    }
+
+    /** True when assignments to {@code name} are evaluated arithmetically (declare -i anywhere in the call). */
+    private boolean integer(String name) {
+        return anyInteger || integerNames.contains(name);
     }
 
     /** Which words may run anything when they are the name: an expansion, or (for the name) a glob or brace. */
@@ -446,12 +742,86 @@ public final class FactExtractor {
                 if (value.indexOf('$') >= 0) envNames.add(VariableWrites.nameOf(text));
             }
         }
-        for (String n : names) write(n, name, reader || runTimeNames.contains(n), commandId, envNames.contains(n));
+        // What each name operand leaves in its variable: a whole new value (clean unless taken from the
+        // environment), part of the old one (a[1]=x, x+=y, declare NAME, mapfile -O: clean only when it was), or,
+        // for unset, whatever an outer scope holds (a function's unset local shows the caller's value).
+        boolean integerDeclaration = declaration && declaresInteger(argv, dyn);
+        boolean keepsRest = (name.equals("mapfile") || name.equals("readarray"))
+                && argv.stream().anyMatch(a -> a.matches("-[A-Za-z]*O.*"));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (VariableWrites.Operand o : operands) {
+            String text = o.text();
+            String n = VariableWrites.nameOf(text);
+            if (n == null) {
+                write(null, name, true, commandId);
+                continue;
+            }
+            seen.add(n);
+            int eq = declaration ? assignmentEquals(text) : -1;
+            String namePart = eq > 0 ? text.substring(0, eq) : text;
+            if (!dyn[o.index()]) subscriptOf(namePart); // read 'a[SUB]', printf -v 'a[SUB]', declare 'a[SUB]=1'
+            boolean partial = namePart.indexOf('[') >= 0 || namePart.endsWith("+") || declaration && eq < 0
+                    || keepsRest;
+            boolean unset = name.equals("unset");
+            if (integerDeclaration) integerNames.add(n);
+            if (declaration && eq > 0) {
+                String v = text.substring(eq + 1);
+                if (dyn[o.index()]) {
+                    unknownValues.add(n);
+                    if (integer(n)) {
+                        variableUses.add(new VariableUse(commandId, text, false, false, VariableUse.ARITHMETIC, n));
+                    }
+                } else if (integer(n)) {
+                    // declare -i x=SECRET: the value is evaluated arithmetically
+                    arithmeticNames(v, commandId, null, null, null);
+                    value(n, NUMBER);
+                } else {
+                    value(n, v);
+                    if (namePart.indexOf('[') < 0 && !namePart.endsWith("+") && !v.startsWith("(")) {
+                        constants.put(n, v);
+                    }
+                }
+            } else if (unset) {
+                value(n, "");
+            } else if (!declaration) {
+                unknownValues.add(n);
+            }
+            write(n, name, reader || runTimeNames.contains(n), commandId,
+                    envNames.contains(n) || unset || partial && !isClean(n));
+        }
+        for (String n : names) {
+            if (n == null) write(null, name, true, commandId); // declare -n: a name reference
+        }
         if (name.equals("test") || name.equals("[")) {
             for (int i = 2; i < argv.size(); i++) {
                 if (dyn[i] && argv.get(i - 1).equals("-v")) runTimeCode(argv.get(i), Context.EVALUATED_NAME);
+                if (!dyn[i] && (argv.get(i - 1).equals("-v") || argv.get(i - 1).equals("-R"))) {
+                    testedName(argv.get(i));
+                }
             }
         }
+    }
+
+    /**
+     * A declaration builtin that gives the integer attribute ({@code declare -i}, {@code local -ri}, ...): an
+     * option word before the operands holding {@code i}, or a word only known at run time that may be one.
+     */
+    private boolean declaresInteger(List<String> argv, boolean[] dyn) {
+        for (int i = 1; i < argv.size(); i++) {
+            String a = argv.get(i);
+            if (dyn[i]) {
+                if (a.matches("[\"']?[A-Za-z_][A-Za-z0-9_]*(\\[.*\\])?\\+?=.*")) continue;
+                anyInteger = true;
+                return true;
+            }
+            if (a.equals("--")) return false;
+            if ((a.startsWith("-") || a.startsWith("+")) && a.length() > 1) {
+                if (a.startsWith("-") && a.indexOf('i') > 0) return true;
+                continue;
+            }
+            return false;
+        }
+        return false;
     }
 
     /**
@@ -489,6 +859,7 @@ public final class FactExtractor {
      * ({@code ${x@P}}), the commands inside any static text are extracted as stored code.
      */
     private void valuesEvaluatedLater() {
+        resolveEvaluations();
         for (String t : arithmeticTexts) {
             for (String n : VariableWrites.inArithmetic(t)) writeAnywhere(n, "arithmetic");
         }
@@ -528,6 +899,7 @@ public final class FactExtractor {
             int bracket = name.indexOf('[');
             names.add(bracket < 0 ? name : name.substring(0, bracket));
         }
+        if (!args.isEmpty()) functionCalled(args.get(0).text(), dyn.length > 0 && dyn[0]);
         if (inline != null && wrapperId == -1) {
             int wid = nextId++;
             wrappers.add(wrapper(wid, inline.unwrapped, inline.shellId, id, true));
@@ -827,6 +1199,9 @@ public final class FactExtractor {
         }
     }
 
+    /** Builtins that run a script in the shell itself (bash(1) "eval", "source", "."). */
+    private static final java.util.Set<String> SAME_SHELL = java.util.Set.of("eval", "source", ".");
+
     /** Names of standard input as a file: a shell or {@code source} given one reads its script from stdin. */
     private static final java.util.Set<String> STDIN_FILES = java.util.Set.of("/dev/stdin", "/dev/fd/0",
             "/proc/self/fd/0");
@@ -938,9 +1313,14 @@ public final class FactExtractor {
         inherited = env;
         inline = link;
         context.add(Context.INLINE_SCRIPT);
+        // eval and source run the script in this shell; any other runs a new process, whose assignments end with it
+        boolean child = !SAME_SHELL.contains(shell.getBaseName());
+        java.util.Set<String> savedClean = child ? state() : null;
         try {
+            integerDeclarations(script.body());
             list(script.body(), top);
         } finally {
+            if (child) clean = savedClean;
             context.remove(context.size() - 1);
             source = savedSource;
             inline = savedInline;
@@ -960,11 +1340,16 @@ public final class FactExtractor {
         if (a.index() != null) arithmeticText(a.index().span());
         context.add(Context.ASSIGNMENT);
         if (a.index() != null) {
+            // a[SUB]=v: the subscript of an indexed array is arithmetic (Bash Reference Manual §6.7 "Arrays")
             context.add(Context.ARRAY_SUBSCRIPT);
-            word(a.index());
+            arithmeticWord(a.index());
             context.remove(context.size() - 1);
         }
-        if (a.value() != null) word(a.value());
+        if (a.value() != null) {
+            // declare -i x; x=SECRET: the value of an integer variable is evaluated arithmetically
+            if (integer(a.name())) arithmeticWord(a.value());
+            else word(a.value());
+        }
         if (a.array() != null) for (ArrayElement e : a.array()) element(e);
         context.remove(context.size() - 1);
     }
@@ -1043,7 +1428,7 @@ public final class FactExtractor {
                 runTimeCode(e.index().span().text(source), Context.ARRAY_SUBSCRIPT);
             }
             context.add(Context.ARRAY_SUBSCRIPT);
-            word(e.index());
+            arithmeticWord(e.index());
             context.remove(context.size() - 1);
         }
         word(e.value());
@@ -1084,18 +1469,28 @@ public final class FactExtractor {
         } else if (p instanceof WordPart.ArithExpansion ae) {
             arithmetic(ae.expression());
         } else if (p instanceof WordPart.ParamExpansion pe) {
-            if (currentCommand != -1) {
-                variableUses.add(new VariableUse(currentCommand, pe.name(), special(pe.name()) || clean.contains(pe.name())));
-            }
+            // ${a[1]}: the environment holds scalars only (element 0), so a positive element is the command's own
+            boolean ownElement = pe.index() != null && !"!".equals(pe.prefix())
+                    && WordValue.of(pe.index(), source).isStatic()
+                    && WordValue.of(pe.index(), source).value().matches("0*[1-9][0-9]*");
+            variableUses.add(new VariableUse(currentCommand, pe.name(),
+                    special(pe.name()) || isClean(pe.name()) || ownElement));
             paramEffects(pe);
+            if (indirection(pe)) evaluation(pe.name(), true);
             if (pe.index() != null) {
+                // ${a[SUB]}: arithmetic, but for @ and *
                 context.add(Context.ARRAY_SUBSCRIPT);
-                word(pe.index());
+                if (allElements(pe.index())) word(pe.index());
+                else arithmeticWord(pe.index());
                 context.remove(context.size() - 1);
             }
             if (!pe.operands().isEmpty()) {
+                // ${x:OFFSET:LENGTH}: both arithmetic
                 context.add(Context.PARAMETER_EXPANSION);
-                for (Word w : pe.operands()) word(w);
+                for (Word w : pe.operands()) {
+                    if (":".equals(pe.operator())) arithmeticWord(w);
+                    else word(w);
+                }
                 context.remove(context.size() - 1);
             }
         } else if (p instanceof WordPart.ExtGlob eg) {
@@ -1130,6 +1525,272 @@ public final class FactExtractor {
         }
     }
 
+    // ---- variables read arithmetically or by indirection ------------------------------------------------------
+
+    /** {@code ${!x}}, {@code ${!x@Q}}, {@code ${!x:-d}}: x's value names the variable expanded. */
+    private boolean indirection(WordPart.ParamExpansion pe) {
+        if (!"!".equals(pe.prefix())) return false;
+        // ${!P*} ${!P@} list names; ${!a[@]} ${!a[*]} list the subscripts of a
+        if ("*".equals(pe.operator()) || "@".equals(pe.operator()) && pe.operands().isEmpty()) return false;
+        return pe.index() == null || !allElements(pe.index());
+    }
+
+    /** The subscript {@code @} or {@code *}: every element, not arithmetic. */
+    private boolean allElements(Word index) {
+        WordValue v = WordValue.of(index, source);
+        return v.isStatic() && (v.value().equals("@") || v.value().equals("*"));
+    }
+
+    /**
+     * A variable whose value bash evaluates again here: arithmetically (its value is an expression, which may name
+     * further variables) or, when {@code indirect}, as a variable name. A variable the command set is resolved
+     * after the walk against every value the call gives it; a special parameter or a bash variable whose value is
+     * not a number may hold any name (set -- SECRET; $(( $1 ))), so it reads a variable only known at run time.
+     */
+    private void evaluation(String name, boolean indirect) {
+        String how = indirect ? VariableUse.INDIRECTION : VariableUse.ARITHMETIC;
+        if (special(name)) {
+            // $# $? $$ $! are numbers (an indirection through them names a positional parameter)
+            if (!"#?$!".contains(name) || name.isEmpty()) {
+                variableUses.add(new VariableUse(currentCommand, (indirect ? "${!" : "$((") + name
+                        + (indirect ? "}" : "))"), false, false, how, name));
+            }
+            return;
+        }
+        if (isClean(name)) {
+            pendingEvaluations.add(new Evaluation(currentCommand, name, indirect, state()));
+        } else if (NameList.of("known-values").contains(name) && !NameList.of("numeric-values").contains(name)) {
+            // OSTYPE=linux-gnu, BASH_REMATCH, REPLY, FUNCNAME: a value that may name other variables
+            variableUses.add(new VariableUse(currentCommand, name, false, false, how, name));
+        }
+        // a variable of the environment: its own read is a VariableUse already
+    }
+
+    /** A word bash evaluates arithmetically (a subscript, an offset, an operand of [[ -eq ]], let's argument). */
+    private void arithmeticWord(Word w) {
+        if (w != null) arithmeticParts(w.parts(), true);
+    }
+
+    /**
+     * The parts of an arithmetic expression: the names in its text are variables read arithmetically (bash
+     * evaluates each one's value as an expression in turn); an expansion's value is evaluated as part of the
+     * text, so a parameter's value is evaluated too, and a command substitution's output may name any variable
+     * (or hold a subscript whose command substitutions run); a name glued to an expansion ({@code ${x}ECRET}) is
+     * only known at run time. With {@code walk} the expansions are walked as in any word (their own reads and
+     * nested commands); without, only the evaluation of their values is recorded (they were walked already).
+     */
+    private void arithmeticParts(List<WordPart> parts, boolean walk) {
+        List<Object> flat = new ArrayList<>();
+        List<String> literal = new ArrayList<>();
+        flatten(parts, flat, literal);
+        StringBuilder text = new StringBuilder();
+        java.util.Set<String> assigned = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < flat.size(); i++) {
+            Object o = flat.get(i);
+            if (o instanceof String t) {
+                text.append(t);
+                continue;
+            }
+            WordPart p = (WordPart) o;
+            if (text.length() > 0) {
+                arithmeticNames(text.toString(), currentCommand, null, null, assigned);
+            }
+            boolean glued = text.length() > 0 && identifierChar(text.charAt(text.length() - 1))
+                    || i + 1 < flat.size() && flat.get(i + 1) instanceof String next && !next.isEmpty()
+                    && identifierChar(next.charAt(0));
+            text.setLength(0);
+            if (walk) part(p);
+            if (p instanceof WordPart.ParamExpansion pe) {
+                if (!"#".equals(pe.prefix()) && !indirectionNames(pe)) {
+                    if (indirection(pe)) {
+                        // ${!x} in arithmetic: the indirect value is evaluated: unknown here
+                        variableUses.add(new VariableUse(currentCommand, pe.span().text(source), false,
+                                false, VariableUse.ARITHMETIC, pe.name()));
+                    } else {
+                        evaluation(pe.name(), false);
+                    }
+                }
+                // ${x:-SECRET}: the operand's text may be the value evaluated
+                for (Word w : pe.operands()) arithmeticParts(w.parts(), false);
+            } else if (p instanceof WordPart.CommandSubstitution || p instanceof WordPart.ProcessSubstitution) {
+                variableUses.add(new VariableUse(currentCommand, p.span().text(source), false, false,
+                        VariableUse.ARITHMETIC, null));
+            }
+            if (glued && (p instanceof WordPart.ParamExpansion || p instanceof WordPart.CommandSubstitution)) {
+                variableUses.add(new VariableUse(currentCommand, "name made with " + p.span().text(source), false,
+                        false, VariableUse.ARITHMETIC, null));
+            }
+        }
+        if (text.length() > 0) arithmeticNames(text.toString(), currentCommand, null, null, assigned);
+        if (walk) for (String t : literal) storedCode(t);
+        // x = 1: the name holds a number from here on (its reads in the same text were counted before)
+        for (String n : assigned) {
+            clean.add(n);
+            value(n, NUMBER);
+            if (writesOfFunction != null) writesOfFunction.add(n);
+            for (LoopFrame f : loops) f.writes.add(n);
+        }
+    }
+
+    /** ${!P*}, ${!P@}, ${!a[@]}: names or subscripts, numbers or names that are not evaluated as values. */
+    private boolean indirectionNames(WordPart.ParamExpansion pe) {
+        return "!".equals(pe.prefix()) && !indirection(pe);
+    }
+
+    /** The text of quoted and literal parts, in order, with the expansions between them as parts. */
+    private void flatten(List<WordPart> parts, List<Object> out, List<String> literal) {
+        for (WordPart p : parts) {
+            String t = p instanceof WordPart.Literal lit ? lit.value()
+                    : p instanceof WordPart.SingleQuoted sq ? sq.value()
+                    : p instanceof WordPart.AnsiCQuoted ac ? ac.value() : null;
+            if (t != null) {
+                out.add(t);
+                literal.add(t);
+            } else if (p instanceof WordPart.DoubleQuoted dq) {
+                flatten(dq.parts(), out, literal);
+            } else {
+                out.add(p);
+            }
+        }
+    }
+
+    private static boolean identifierChar(char c) {
+        return c == '_' || Character.isLetterOrDigit(c);
+    }
+
+    /**
+     * The names an arithmetic text of static characters reads, each a {@link VariableUse}: identifiers (Bash
+     * Reference Manual §6.5: a variable "referenced by name" is evaluated), not the digits of a number
+     * ({@code 0x1f}, {@code 16#ff}, {@code 64#_@}); {@code NAME = ...} assigns NAME without reading it (collected
+     * into {@code assigned}, made clean after the text; null to ignore). A name the command set (in
+     * {@code cleanThen}, or the current state when null) has its value evaluated in turn.
+     */
+    private void arithmeticNames(String t, int commandId, String via, java.util.Set<String> cleanThen,
+                                 java.util.Set<String> assigned) {
+        int n = t.length();
+        int i = 0;
+        while (i < n) {
+            char c = t.charAt(i);
+            if (c == '`' || c == '$' && i + 1 < n && t.charAt(i + 1) == '(') {
+                // a value holding $(cmd) or `cmd`: bash runs it (storedCode reads the commands) and evaluates its
+                // output, which may name any variable
+                int end;
+                if (c == '`') {
+                    end = t.indexOf('`', i + 1);
+                } else {
+                    int depth = 0;
+                    end = -1;
+                    for (int k = i + 1; k < n; k++) {
+                        if (t.charAt(k) == '(') depth++;
+                        else if (t.charAt(k) == ')' && --depth == 0) {
+                            end = k;
+                            break;
+                        }
+                    }
+                }
+                end = end < 0 ? n : end + 1;
+                variableUses.add(new VariableUse(commandId, "the output of " + t.substring(i, end), false, false,
+                        VariableUse.ARITHMETIC, via));
+                i = end;
+                continue;
+            }
+            if (Character.isDigit(c)) {
+                while (i < n && (identifierChar(t.charAt(i)) || t.charAt(i) == '#' || t.charAt(i) == '@')) i++;
+                continue;
+            }
+            if (!(c == '_' || Character.isLetter(c)) || i > 0 && t.charAt(i - 1) == '$') {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < n && identifierChar(t.charAt(j))) j++;
+            String name = t.substring(i, j);
+            int k = j;
+            while (k < n && Character.isWhitespace(t.charAt(k))) k++;
+            boolean subscripted = k < n && t.charAt(k) == '[';
+            boolean plainAssignment = !subscripted && k < n && t.charAt(k) == '='
+                    && (k + 1 >= n || t.charAt(k + 1) != '=');
+            if (plainAssignment && assigned != null) {
+                assigned.add(name);
+            } else {
+                readArithmetically(name, commandId, via, cleanThen);
+            }
+            i = j;
+        }
+    }
+
+    /** One name read arithmetically: a {@link VariableUse}, and its own value evaluated when the command set it. */
+    private void readArithmetically(String name, int commandId, String via, java.util.Set<String> cleanThen) {
+        boolean set = cleanThen == null ? isClean(name) : cleanThen.contains(name);
+        variableUses.add(new VariableUse(commandId, name, true, set, VariableUse.ARITHMETIC, via));
+        if (set) {
+            pendingEvaluations.add(new Evaluation(commandId, name, false,
+                    cleanThen == null ? state() : cleanThen));
+        } else if (NameList.of("known-values").contains(name) && !NameList.of("numeric-values").contains(name)) {
+            variableUses.add(new VariableUse(commandId, name, false, false, VariableUse.ARITHMETIC, name));
+        }
+    }
+
+    /** [[ -v NAME ]], test -v NAME, a name operand of read/printf -v/declare: NAME read, its subscript arithmetic. */
+    private void testedName(String text) {
+        int bracket = text.indexOf('[');
+        String base = bracket < 0 ? text : text.substring(0, bracket);
+        if (bracket < 0 && base.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            variableUses.add(new VariableUse(currentCommand, base, true, isClean(base), VariableUse.SET_TEST, null));
+        }
+        subscriptOf(text);
+    }
+
+    /** The subscript of a static name operand {@code NAME[SUB]}, evaluated arithmetically (§6.7 "Arrays"). */
+    private void subscriptOf(String text) {
+        int bracket = text.indexOf('[');
+        int close = text.lastIndexOf(']');
+        if (bracket < 0 || close <= bracket) return;
+        String sub = text.substring(bracket + 1, close);
+        if (sub.equals("@") || sub.equals("*")) return;
+        arithmeticNames(sub, currentCommand, null, null, null);
+    }
+
+    /**
+     * After the walk: every variable whose value bash evaluates again, against every value the call gives it. A
+     * value evaluated arithmetically names the variables in its text (read in turn, to a fixed point); a value used
+     * as a name names one variable (and its subscript's); a value not known here may name any, a variable only
+     * known at run time.
+     */
+    private void resolveEvaluations() {
+        java.util.Set<String> done = new java.util.HashSet<>();
+        for (int i = 0; i < pendingEvaluations.size(); i++) {
+            Evaluation e = pendingEvaluations.get(i);
+            if (!done.add(e.commandId() + " " + e.name() + " " + e.indirect() + " " + e.cleanThen())) continue;
+            String how = e.indirect() ? VariableUse.INDIRECTION : VariableUse.ARITHMETIC;
+            java.util.Set<String> values = unknownValues.contains(e.name()) ? null : staticValues.get(e.name());
+            if (values == null) {
+                variableUses.add(new VariableUse(e.commandId(), (e.indirect() ? "${!" + e.name() + "}"
+                        : "the value of " + e.name()), false, false, how, e.name()));
+                continue;
+            }
+            for (String v : values) {
+                if (!e.indirect()) {
+                    // readArithmetically adds the evaluations of the clean names it finds: the list grows
+                    arithmeticNames(v, e.commandId(), e.name(), e.cleanThen(), null);
+                    continue;
+                }
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)(\\[.*\\])?")
+                        .matcher(v);
+                if (!m.matches()) continue; // a number names a positional parameter; anything else is an error
+                String target = m.group(1);
+                variableUses.add(new VariableUse(e.commandId(), target, true, e.cleanThen().contains(target),
+                        how, e.name()));
+                if (m.group(2) != null) {
+                    String sub = m.group(2).substring(1, m.group(2).length() - 1);
+                    if (!sub.equals("@") && !sub.equals("*")) {
+                        arithmeticNames(sub, e.commandId(), e.name(), e.cleanThen(), null);
+                    }
+                }
+            }
+        }
+    }
+
     /** The source and span of the last arithmetic text recorded: a text inside it is already recorded. */
     private String lastArithmeticSource;
     private Span lastArithmeticSpan;
@@ -1152,7 +1813,7 @@ public final class FactExtractor {
         if (a == null) return;
         arithmeticText(a.span());
         context.add(Context.ARITHMETIC);
-        parts(a.parts());
+        arithmeticParts(a.parts(), true);
         context.remove(context.size() - 1);
     }
 
@@ -1165,11 +1826,20 @@ public final class FactExtractor {
                     && !WordValue.of(o.word(), source).isStatic()) {
                 runTimeCode(o.word().span().text(source), Context.EVALUATED_NAME);
             }
+            // [[ -v NAME ]], [[ -R NAME ]]: whether it is set, and a subscript evaluated arithmetically
+            if ((u.operator().equals("-v") || u.operator().equals("-R")) && u.operand() instanceof TestExpr.Operand o
+                    && WordValue.of(o.word(), source).isStatic()) {
+                testedName(WordValue.of(o.word(), source).value());
+            }
             test(u.operand());
         } else if (t instanceof TestExpr.Binary b) {
             if (TestExpr.ARITHMETIC_OPERATORS.contains(b.operator())) {
+                // [[ A -eq B ]]: both operands are arithmetic expressions (the test builtin's are integers only)
                 arithmeticText(b.left().span());
                 arithmeticText(b.right().span());
+                arithmeticTest(b.left());
+                arithmeticTest(b.right());
+                return;
             }
             test(b.left());
             test(b.right());
@@ -1186,11 +1856,18 @@ public final class FactExtractor {
         for (Redirection r : list) redirection(r, commandId);
     }
 
+    /** An operand of an arithmetic {@code [[ ]]} operator: a word evaluated arithmetically. */
+    private void arithmeticTest(TestExpr t) {
+        if (t instanceof TestExpr.Operand o) arithmeticWord(o.word());
+        else test(t);
+    }
+
     private void redirection(Redirection r, int commandId) {
         // {NAME}>file, {NAME}<&-: bash assigns the descriptor number to NAME (bash(1) "REDIRECTION").
         if (r.fd() != null && r.fd().startsWith("{") && r.fd().endsWith("}")) {
             String name = r.fd().substring(1, r.fd().length() - 1);
             write(name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : null, "redirection", false, commandId);
+            value(name, NUMBER);
         }
         context.add(Context.REDIRECTION_TARGET);
         word(r.target());

@@ -402,4 +402,69 @@ class FactExtractorTest {
         assertThat(facts("x='plain text'; y=\"$(id)\"").subCommands()).extracting(SubCommand::getLine)
                 .containsExactly("id");
     }
+
+    /** Every read of a variable, as {@code name/how[/via][/set]}, {@code ?text} for a name only known at run time. */
+    static List<String> uses(String command) throws Exception {
+        return facts(command).variableUses().stream()
+                .map(u -> (u.isNameKnown() ? "" : "?") + u.getName() + "/" + u.getHow()
+                        + (u.getVia() != null ? "/" + u.getVia() : "") + (u.isSetInCommand() ? "/set" : "")
+                        + (u.getCommandId() == -1 ? "@call" : ""))
+                .toList();
+    }
+
+    /** Verified with bash 5.2 under bubblewrap (SECRET in the env): each of these shows SECRET's value. */
+    @ParameterizedTest
+    @MethodSource("reads")
+    void everyContextReportsTheVariablesItReads(String command, String expected) throws Exception {
+        assertThat(uses(command)).as(command).contains(expected);
+    }
+
+    static Stream<Arguments> reads() {
+        return Stream.of(
+                Arguments.of("echo $((SECRET))", "SECRET/arithmetic"),
+                Arguments.of("(( SECRET ))", "SECRET/arithmetic@call"),
+                Arguments.of("echo $[SECRET]", "SECRET/arithmetic"),
+                Arguments.of("for ((i=SECRET;0;)); do :; done", "SECRET/arithmetic@call"),
+                Arguments.of("[[ SECRET -eq 0 ]]", "SECRET/arithmetic@call"),
+                Arguments.of("a=(1 2); echo ${a[SECRET]}", "SECRET/arithmetic"),
+                Arguments.of("a[SECRET]=1", "SECRET/arithmetic@call"),
+                Arguments.of("a=([SECRET]=1)", "SECRET/arithmetic@call"),
+                Arguments.of("[[ -v a[SECRET] ]]", "SECRET/arithmetic@call"),
+                Arguments.of("test -v 'a[SECRET]'", "SECRET/arithmetic"),
+                Arguments.of("printf -v 'a[SECRET]' x", "SECRET/arithmetic"),
+                Arguments.of("x=abc; echo ${x:SECRET}", "SECRET/arithmetic"),
+                Arguments.of("let x=SECRET", "SECRET/arithmetic"),
+                Arguments.of("declare -i x=SECRET", "SECRET/arithmetic"),
+                Arguments.of("declare -i x; x=SECRET", "SECRET/arithmetic@call"),
+                Arguments.of("x=SECRET; echo $((x))", "SECRET/arithmetic/x"),
+                Arguments.of("x=y; y=SECRET; echo $((x))", "SECRET/arithmetic/y"),
+                Arguments.of("x=SECRET; echo $(( $x ))", "SECRET/arithmetic/x"),
+                Arguments.of("x=S; echo $(( ${x}ECRET ))", "?name made with ${x}/arithmetic"),
+                Arguments.of("echo $(( $(printf SECRET) ))", "?$(printf SECRET)/arithmetic"),
+                Arguments.of("x=SECRET; echo ${!x}", "SECRET/indirection/x"),
+                Arguments.of("x=SECRET; echo ${!x@Q}", "SECRET/indirection/x"),
+                Arguments.of("x='a[SECRET]'; echo ${!x}", "SECRET/arithmetic/x"),
+                Arguments.of("read x; echo ${!x}", "?${!x}/indirection/x"),
+                Arguments.of("[[ $SECRET == s* ]]", "SECRET/expansion@call"),
+                Arguments.of("case $SECRET in s*) ;; esac", "SECRET/expansion@call"),
+                Arguments.of("case x in $SECRET) ;; esac", "SECRET/expansion@call"),
+                Arguments.of("cat <<< $SECRET", "SECRET/expansion"),
+                Arguments.of("select v in $SECRET; do break; done", "SECRET/expansion@call"),
+                Arguments.of("[[ -v SECRET ]]", "SECRET/set test@call"),
+                Arguments.of("y=$((SECRET))", "SECRET/arithmetic@call"));
+    }
+
+    @Test
+    void aNameIsSetInTheCommandOnlyWhenEveryPathSetsIt() throws Exception {
+        assertThat(uses("x=3; echo $((x+1))")).containsExactly("x/arithmetic/set");
+        assertThat(uses("for ((i=0; i<3; i++)); do echo $i; done")).allMatch(u -> u.endsWith("/set") || u.endsWith("/set@call"));
+        assertThat(uses("if true; then x=1; else x=2; fi; echo $x")).containsExactly("x/expansion/set");
+        assertThat(uses("case a in a) x=1;; *) x=2;; esac; echo $x")).containsExactly("x/expansion/set");
+        for (String c : List.of("false && x=1; echo $x", "(x=1); echo $x", "if false; then x=1; fi; echo $x",
+                "true | x=1; echo $x", "while false; do x=1; done; echo $x", "case a in b) x=1;; esac; echo $x",
+                "x=1 & wait; echo $x", "x[1]=2; echo $x", "x+=2; echo $x", "f() { x=1; }; echo $x",
+                "echo $(x=1); echo $x", "y=1; x=1; for i in a b; do echo $x; x=$y; unset y; done")) {
+            assertThat(uses(c)).as(c).anyMatch(u -> u.startsWith("x/expansion") && !u.contains("/set"));
+        }
+    }
 }
