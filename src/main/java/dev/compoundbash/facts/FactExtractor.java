@@ -1210,6 +1210,17 @@ public final class FactExtractor {
     private static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "sh", "zsh", "dash", "ksh");
     /** Shells that may not brace-expand: POSIX sh has no brace expansion, and sh is dash on Debian and Ubuntu. */
     private static final java.util.Set<String> NO_BRACE_EXPANSION = java.util.Set.of("sh", "dash");
+    /**
+     * Syntax bash reads and a POSIX shell (dash) reads otherwise or not at all: arithmetic and conditional commands,
+     * {@code $[ ]}, {@code {NAME}>} redirections, here-strings, {@code &>}, {@code |&}, ANSI-C and locale quoting,
+     * process substitution, {@code ;&}/{@code ;;&}, arrays, {@code function}, {@code coproc}, {@code select},
+     * {@code ${!x}} and the pattern, case and substring operators of {@code ${...}} (Bash Reference Manual, Appendix B
+     * "Major Differences From The Bourne Shell"; dash(1)). Matched on the script's text, quoted or not: a false
+     * match only leaves a script unapproved.
+     */
+    private static final java.util.regex.Pattern BASH_ONLY = java.util.regex.Pattern.compile(
+            "\\(\\(|\\[\\[|\\$\\[|\\{[A-Za-z_][A-Za-z0-9_]*}[<>]|<<<|&>|\\|&|\\$'|\\$\"|[<>]\\(|;;?&|=\\(|"
+                    + "\\bfunction\\b|\\bcoproc\\b|\\bselect\\b|\\$\\{!|\\$\\{[A-Za-z_0-9]*(:[^-=?+]|[/^,@\\[])");
     /** The shell running the inline script being walked ({@code sh} in {@code sh -c '...'}), null outside one. */
     private String scriptShell;
 
@@ -1297,6 +1308,13 @@ public final class FactExtractor {
             // Unreadable, so never approved; deny rules still reach the rest of the call.
             wrappers.add(wrapper(nextId++, u, shell.getId(), -1, false));
             return;
+        }
+        boolean posix = NO_BRACE_EXPANSION.contains(shell.getBaseName());
+        if (posix && BASH_ONLY.matcher(text).find()) {
+            // sh is dash on Debian and Ubuntu: it reads (( )), [[ ]], {NAME}>, <<<, &>, $'...', <( ) and the other
+            // bash-only syntax as something else ("((echo x))" runs echo in two subshells), so what this script
+            // runs is not known. The commands the bash reading finds still meet the deny and ask rules.
+            wrappers.add(wrapper(nextId++, u, shell.getId(), -1, false));
         }
         String savedSource = source;
         InlineLink savedInline = inline;
