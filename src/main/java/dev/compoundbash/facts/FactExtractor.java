@@ -702,9 +702,28 @@ public final class FactExtractor {
         PathCheckedProgram p = ProgramTable.programs().get(name);
         List<java.nio.file.Path> here = otherDirectory ? null : bases;
         if (p != null) {
-            for (ProgramTable.Operand o : ProgramTable.operands(p, sc.getArgs())) {
-                if (o.arg().spliced()) continue; // find's {} and xargs -I: paths the wrapper found, see README
+            List<ProgramTable.Operand> operands = new ArrayList<>(ProgramTable.operands(p, sc.getArgs()));
+            if (sc.isArgumentsAppended() && !p.getOperands().equals("none") && !p.getOperands().equals("cd")) {
+                // xargs appends words read from its input: paths only known at run time.
+                operands.add(new ProgramTable.Operand(Arg.unknown("(the words xargs appends from its input)"),
+                        ProgramTable.appendedAccess(p, sc.getArgs())));
+            }
+            for (ProgramTable.Operand o : operands) {
+                // find's bare {} is a path find found under its start paths (checked as find's own operands); only
+                // a read of it, when find follows no symbolic link and only matches files that are not links, is
+                // known to stay inside them. Any other spliced word (a {} inside a longer word, xargs -I's
+                // replacement) is a path only known at run time.
+                if (o.arg().spliced() && findFoundPaths && o.access().equals("read") && o.arg().text().equals("{}")) {
+                    continue;
+                }
                 PathResolver.Result r = paths.resolve(o.arg(), here, loopValues);
+                if (o.followsInto() && r.status().equals(PathOperand.INSIDE) && r.path() != null
+                        && java.nio.file.Files.isDirectory(java.nio.file.Path.of(r.path()))) {
+                    // a directory the program reads following the symbolic links inside it: they may lead anywhere
+                    r = new PathResolver.Result(PathOperand.UNKNOWN, r.path(),
+                            "it reads the directory following the symbolic links in it", r.protectedComponent(),
+                            r.exists());
+                }
                 pathOperands.add(new PathOperand(nextId++, sc.getId(), name, o.arg().text(), o.access(), r.status(),
                         r.path(), r.why(), r.protectedComponent(), r.exists()));
             }
@@ -729,6 +748,41 @@ public final class FactExtractor {
             if (!next.contains(d)) next.add(d);
         }
         bases = next.size() > MAX_BASES ? null : List.copyOf(next);
+    }
+
+    /** True while the payloads of a find whose {} paths stay inside its start paths are read (see below). */
+    private boolean findFoundPaths;
+
+    /**
+     * Whether the paths find puts in a payload's bare {@code {}} stay inside find's start paths when the payload
+     * opens them: find follows no symbolic link ({@code -L}, {@code -follow}: findutils find(1) "-L", "-follow";
+     * {@code -H} only follows the start paths, which are resolved as find's own operands), and the expression
+     * before the action is a chain of and-ed primaries holding {@code -type} with types that exclude {@code l}
+     * (without it a found path may be a link, which the payload follows when it opens it: {@code find d -exec cat
+     * {} \;} reads the target of {@code d/link}; {@code -xtype} tests the target, so it is no guard). Any
+     * {@code -o}, {@code ,}, {@code !}, {@code -not} or parenthesis, or a word only known at run time, gives up.
+     *
+     * @param args the find command's words, the name first
+     * @param from the index of the payload's first word (the action's name is before it)
+     */
+    static boolean findPathsStayInside(List<Arg> args, int from) {
+        for (Arg a : args) {
+            if (!a.isStatic()) return false;
+            if (a.text().equals("-L") || a.text().equals("-follow")) return false;
+        }
+        int i = 1;
+        while (i < from && !args.get(i).text().startsWith("-") && !args.get(i).text().equals("(")
+                && !args.get(i).text().equals("!")) i++;
+        boolean typed = false;
+        for (; i < from - 1; i++) {
+            String t = args.get(i).text();
+            if (List.of("-o", "-or", ",", "(", ")", "!", "-not").contains(t)) return false;
+            if (t.equals("-type") && i + 1 < from - 1) {
+                String v = args.get(++i).text();
+                if (v.matches("[bcdpfsD](,[bcdpfsD])*")) typed = true;
+            }
+        }
+        return typed;
     }
 
     private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<Arg> args, boolean[] dyn,
@@ -775,6 +829,7 @@ public final class FactExtractor {
                 continue;
             }
             List<Arg> pargs;
+            String rs = u.replaceString();
             if (p.words() != null) {
                 // Split words (env -S) come from one argv word: they are dynamic when it is.
                 final boolean unknown = anyDynamic;
@@ -785,7 +840,6 @@ public final class FactExtractor {
                 pargs = new ArrayList<>(args.subList(p.from(), p.to()));
                 // xargs -I R, find -exec ... {}: the wrapper splices run-time text into every word holding the
                 // replacement string, so that word (a script's text included) is only known at run time.
-                String rs = u.replaceString();
                 if (rs != null && !rs.isEmpty()) {
                     for (int k = 0; k < pargs.size(); k++) {
                         if (pargs.get(k).isStatic() && pargs.get(k).text().contains(rs)) {
@@ -808,6 +862,12 @@ public final class FactExtractor {
             SubCommand payload = commandFact(pid, pargs, pdyn, String.join(" ", pargv), top,
                     inner != null || stdin != null ? "wrapper" : "payload", wid, u.appendsArguments(), env);
             subCommands.add(payload);
+            boolean savedFound = findFoundPaths;
+            if (u.kind().equals("find")) {
+                findFoundPaths = !p.candidate() && findPathsStayInside(args, p.from());
+            } else if (rs != null && !rs.isEmpty()) {
+                findFoundPaths = false;
+            }
             pathOperands(payload);
             boolean savedCandidate = inCandidate;
             inCandidate |= p.candidate();
@@ -816,6 +876,7 @@ public final class FactExtractor {
                 if (stdin != null) stdinScriptPayload(payload, stdin, top, env);
             } finally {
                 inCandidate = savedCandidate;
+                findFoundPaths = savedFound;
             }
         }
     }

@@ -95,7 +95,59 @@ public final class PathResolver {
             }
             return worst;
         }
+        if (a.pieces() != null && !a.spliced()) {
+            List<String> texts = substituted(a.pieces(), loops);
+            if (texts != null) {
+                Result worst = new Result(PathOperand.INSIDE, null, null);
+                for (String t : texts) {
+                    Result r = text(t, false, bases);
+                    if (r.worseThan(worst)) worst = r;
+                }
+                return worst;
+            }
+        }
+        if (a.spliced()) return Result.unknown("a wrapper splices a path only known at run time into it");
         return Result.unknown("its path is only known at run time");
+    }
+
+    /** Beyond this many combinations of loop values, a word of several loop variables is unknown. */
+    static final int MAX_SUBSTITUTIONS = 64;
+
+    /**
+     * The words a word of static text and loop variables becomes, one per combination of the loops' values
+     * ({@code for d in .git; do cp a $d/config; done} writes {@code .git/config}); null when a variable is not a
+     * loop variable, a value is not exact, or an unquoted value would be split or globbed (IFS white space or a
+     * glob character in it: Bash Reference Manual §3.5.7, §3.5.8), or an empty unquoted value would vanish.
+     */
+    static List<String> substituted(List<Arg.Piece> pieces, Map<String, List<Arg>> loops) {
+        List<String> out = new ArrayList<>();
+        out.add("");
+        for (Arg.Piece p : pieces) {
+            List<String> values = new ArrayList<>();
+            if (p.variable() == null) {
+                values.add(p.text());
+            } else {
+                List<Arg> vs = loops.get(p.variable());
+                if (vs == null) return null;
+                for (Arg v : vs) {
+                    if (!v.known()) return null;
+                    String t = v.prefix();
+                    if (!p.quoted() && (t.isEmpty() || t.chars().anyMatch(c -> " \t\n*?[".indexOf(c) >= 0))) {
+                        return null;
+                    }
+                    values.add(t);
+                }
+            }
+            List<String> next = new ArrayList<>();
+            for (String o : out) {
+                for (String v : values) {
+                    if (next.size() >= MAX_SUBSTITUTIONS) return null;
+                    next.add(o + v);
+                }
+            }
+            out = next;
+        }
+        return out;
     }
 
     private Result text(String t, boolean glob, List<Path> bases) {

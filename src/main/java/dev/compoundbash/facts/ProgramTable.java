@@ -30,8 +30,47 @@ public final class ProgramTable {
     private ProgramTable() {
     }
 
-    /** A path word of a command: the word and how the program uses the file it names. */
-    public record Operand(Arg arg, String access) {
+    private static volatile Map<String, Options> options;
+
+    /**
+     * A path word of a command: the word, how the program uses the file it names, and whether the program reads
+     * the files inside it, following the symbolic links there, when it is a directory ({@code grep -R},
+     * {@code ls -LR}, {@code diff}).
+     */
+    public record Operand(Arg arg, String access, boolean followsInto) {
+        /** An operand the program does not traverse. */
+        public Operand(Arg arg, String access) {
+            this(arg, access, false);
+        }
+    }
+
+    /**
+     * The options of a program that name files, from the entry's {@code options}, {@code follows} and
+     * {@code followsDirectories} fields of {@code rules/programs.json}.
+     *
+     * @param roles              spelling ({@code -f}, {@code --file}, or a one-dash word such as {@code -follow})
+     *                           to role: {@code read} (its value is a file the program reads), {@code names} (a file
+     *                           holding the names of files it reads; {@code -} names standard input), {@code list}
+     *                           (a colon-separated list of files it reads), {@code write} (a file it writes), or the
+     *                           flags {@code names-operands} (its operands hold names of files it reads)
+     * @param follows            conditions under which the program traverses its directory operands following
+     *                           symbolic links: each a list of option groups that must all be given
+     * @param followsDirectories the program reads the files in a directory operand following symbolic links unless
+     *                           this option is given (null: it does not; "" : always)
+     */
+    record Options(Map<String, String> roles, List<List<List<String>>> follows, String followsDirectories) {
+        boolean valued(String spelled) {
+            String r = roles.get(spelled);
+            return r != null && !r.equals("names-operands") && !r.equals("flag");
+        }
+
+        /** Every spelling the words are scanned for: the roles, and the flags of the traversal conditions. */
+        Map<String, String> spellings() {
+            Map<String, String> all = new LinkedHashMap<>(roles);
+            for (List<List<String>> c : follows) for (List<String> g : c) for (String x : g) all.putIfAbsent(x, "flag");
+            if (followsDirectories != null && !followsDirectories.isEmpty()) all.putIfAbsent(followsDirectories, "flag");
+            return all;
+        }
     }
 
     /**
@@ -54,13 +93,30 @@ public final class ProgramTable {
             if (in == null) throw new IllegalStateException("missing resource rules/programs.json");
             JsonNode root = new ObjectMapper().readTree(in);
             Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
+            Map<String, Options> opts = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (e.getKey().startsWith("_")) continue;
                 JsonNode v = e.getValue();
                 out.put(e.getKey(), new PathCheckedProgram(e.getKey(), v.path("access").asText("read"),
                         v.path("operands").asText("standard"), v.path("verb").asText("read files in")));
+                Map<String, String> roles = new LinkedHashMap<>();
+                for (Iterator<Map.Entry<String, JsonNode>> o = v.path("options").fields(); o.hasNext(); ) {
+                    Map.Entry<String, JsonNode> oe = o.next();
+                    for (String spelled : oe.getKey().split("\\|")) roles.put(spelled, oe.getValue().asText());
+                }
+                List<List<List<String>>> follows = new ArrayList<>();
+                for (JsonNode f : v.path("follows")) {
+                    List<List<String>> all = new ArrayList<>();
+                    for (String group : f.asText().split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
+                    follows.add(all);
+                }
+                String dirs = v.has("followsDirectories") ? v.get("followsDirectories").asText() : null;
+                if (!roles.isEmpty() || !follows.isEmpty() || dirs != null) {
+                    opts.put(e.getKey(), new Options(Map.copyOf(roles), List.copyOf(follows), dirs));
+                }
             }
+            options = Map.copyOf(opts);
             return java.util.Collections.unmodifiableMap(out);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rules/programs.json", e);
@@ -75,6 +131,128 @@ public final class ProgramTable {
      * @return the path words with their access; empty when the program names no file
      */
     public static List<Operand> operands(PathCheckedProgram program, List<Arg> args) {
+        List<Operand> base = kindOperands(program, args);
+        programs();
+        Options o = options.get(program.getName());
+        return o == null ? base : withOptions(o, args.subList(1, args.size()), base);
+    }
+
+    /**
+     * The access of the words xargs appends to the command: the program's, or write for {@code sed -i}.
+     *
+     * @param program its table entry
+     * @param args    the command's words as written, the name first
+     * @return {@code read}, {@code write} or {@code create}
+     */
+    public static String appendedAccess(PathCheckedProgram program, List<Arg> args) {
+        if (program.getOperands().equals("sed") && sedWrites(args.subList(1, args.size()))) return "write";
+        if (program.getOperands().equals("inout")) return "write";
+        return program.getAccess();
+    }
+
+    /**
+     * Adds the files named by options ({@code date -f F}, {@code diff --to-file=F}, {@code sort -o F},
+     * {@code wc --files0-from=F}) and marks the traversing reads. Options are found the way GNU getopt_long finds
+     * them, over-reading where that is cheaper than exact (each over-reading only adds a path): a long option by
+     * its name or any prefix of it, with its value after {@code =} or in the next word; a one-letter option
+     * anywhere in a cluster, its value the rest of the cluster or the next word; a one-dash word option
+     * ({@code -follow}) as a whole word; {@code --} ends the options. A word only known at run time that may be
+     * an option may be any of them: the command then names a path only known at run time.
+     */
+    private static List<Operand> withOptions(Options o, List<Arg> words, List<Operand> base) {
+        List<Operand> out = new ArrayList<>();
+        java.util.Set<String> given = new java.util.HashSet<>();
+        Map<String, String> spellings = o.spellings();
+        boolean unknownOption = false;
+        for (int i = 0; i < words.size(); i++) {
+            Arg a = words.get(i);
+            if (a.isStatic() && a.text().equals("--")) break;
+            if (!a.isStatic()) {
+                if (a.mayBeOption()) unknownOption = true;
+                continue;
+            }
+            String t = a.text();
+            if (t.length() < 2 || t.charAt(0) != '-') continue;
+            for (Map.Entry<String, String> e : spellings.entrySet()) {
+                String spelled = e.getKey();
+                Arg value = null;
+                boolean hit = false;
+                if (spelled.startsWith("--")) {
+                    if (!t.startsWith("--")) continue;
+                    int eq = t.indexOf('=');
+                    String name = eq > 0 ? t.substring(0, eq) : t;
+                    if (name.length() < 3 || !spelled.startsWith(name)) continue;
+                    hit = true;
+                    if (eq > 0) value = Arg.literal(t.substring(eq + 1));
+                    else if (o.valued(spelled) && i + 1 < words.size()) value = words.get(i + 1);
+                } else if (spelled.length() == 2) {
+                    if (t.startsWith("--")) continue;
+                    int k = t.indexOf(spelled.charAt(1), 1);
+                    if (k < 0) continue;
+                    hit = true;
+                    if (k + 1 < t.length()) value = Arg.literal(t.substring(k + 1));
+                    else if (o.valued(spelled) && i + 1 < words.size()) value = words.get(i + 1);
+                } else {
+                    if (!t.equals(spelled) && !t.startsWith(spelled + "=")) continue;
+                    hit = true;
+                    if (t.length() > spelled.length()) value = Arg.literal(t.substring(spelled.length() + 1));
+                    else if (o.valued(spelled) && i + 1 < words.size()) value = words.get(i + 1);
+                }
+                if (!hit) continue;
+                given.add(spelled);
+                String role = e.getValue();
+                if (role.equals("names-operands") || role.equals("flag") || value == null) continue;
+                boolean stdin = value.isStatic() && value.text().equals("-");
+                switch (role) {
+                    case "write" -> out.add(new Operand(value, "write"));
+                    case "names" -> {
+                        if (!stdin) out.add(new Operand(value, "read"));
+                        out.add(new Operand(Arg.unknown("(the files " + spelled + " names)"), "read"));
+                    }
+                    case "list" -> {
+                        if (value.isStatic()) {
+                            for (String part : value.text().split(":", -1)) {
+                                if (!part.isEmpty()) out.add(new Operand(Arg.literal(part), "read"));
+                            }
+                        } else {
+                            out.add(new Operand(value, "read"));
+                        }
+                    }
+                    default -> {
+                        if (!stdin) out.add(new Operand(value, "read"));
+                    }
+                }
+            }
+        }
+        boolean follows = false;
+        for (List<List<String>> condition : o.follows()) {
+            boolean all = true;
+            for (List<String> group : condition) all &= group.stream().anyMatch(given::contains);
+            follows |= all;
+        }
+        if (o.followsDirectories() != null
+                && (o.followsDirectories().isEmpty() || !given.contains(o.followsDirectories()))) follows = true;
+        if (unknownOption && (follows || !o.roles().isEmpty() || !o.follows().isEmpty())) {
+            out.add(new Operand(Arg.unknown("(an option only known at run time)"), "read"));
+        }
+        List<Operand> result = new ArrayList<>();
+        for (Operand b : base) {
+            boolean read = b.access().equals("read");
+            result.add(follows && read ? new Operand(b.arg(), b.access(), true) : b);
+        }
+        for (Operand b : out) result.add(follows && b.access().equals("read") ? new Operand(b.arg(), "read", true) : b);
+        // A traversal with no directory operand reads the working directory (grep -R, ls -R, rg, find); one more
+        // "." where the operands name other directories only over-reads.
+        if (follows && !o.follows().isEmpty()) result.add(new Operand(Arg.literal("."), "read", true));
+        if (given.stream().anyMatch(g -> "names-operands".equals(o.roles().get(g)))) {
+            boolean anyOperand = !base.isEmpty();
+            result.add(new Operand(Arg.unknown("(the files its " + (anyOperand ? "operands" : "input") + " names)"),
+                    "read"));
+        }
+        return result;
+    }
+
+    private static List<Operand> kindOperands(PathCheckedProgram program, List<Arg> args) {
         List<Arg> words = args.subList(1, args.size());
         String access = program.getAccess();
         return switch (program.getOperands()) {
@@ -90,10 +268,40 @@ public final class ProgramTable {
             case "git" -> git(words, access);
             case "man" -> man(words, access);
             case "noflags" -> noflags(words, access);
+            case "inout" -> inout(program.getName(), words, access);
             case "tee" -> standard(words, access).stream()
                     .filter(o -> !(o.arg().isStatic() && TEE_DEVICES.contains(o.arg().text()))).toList();
             default -> standard(words, access);
         };
+    }
+
+    /**
+     * {@code uniq [OPTION]... [INPUT [OUTPUT]]}, {@code xxd [options] [infile [outfile]]}: the first operand is
+     * read, a later one is written. Option values are not told from operands here, so every word after the
+     * leading options is read and every one after the first is also written (over-reading: {@code -c 16 in out}).
+     */
+    private static List<Operand> inout(String name, List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        if (OptionGrammar.names().contains(name)) {
+            // an exact reading by the program's own grammar (uniq: coreutils uniq.c)
+            OptionGrammar.Parsed p = OptionGrammar.named(name).parse(words, 0);
+            if (p.clean()) {
+                List<Arg> ops = p.operandArgs();
+                for (int k = 0; k < ops.size(); k++) {
+                    Arg a = ops.get(k);
+                    if (a.isStatic() && a.text().equals("-")) continue;
+                    out.add(new Operand(a, k == 0 && !a.many() ? access : "write"));
+                    if (k == 0 && a.many()) out.add(new Operand(a, access));
+                }
+                return out;
+            }
+        }
+        List<Operand> all = standard(words, access);
+        for (int k = 0; k < all.size(); k++) {
+            out.add(all.get(k));
+            if (k > 0 || !all.get(k).arg().known() || all.get(k).arg().many()) out.add(new Operand(all.get(k).arg(), "write"));
+        }
+        return out;
     }
 
     private static final Set<String> TEE_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty");
