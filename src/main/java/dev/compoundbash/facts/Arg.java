@@ -94,9 +94,21 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
      * @return the argument
      */
     public Arg splicedAt(String replace) {
+        return splicedAt(replace, false);
+    }
+
+    /**
+     * As {@link #splicedAt(String)}, for a wrapper whose spliced text never starts with {@code -} (find's paths:
+     * a start path starting with {@code -} is read as an expression, findutils find(1)).
+     *
+     * @param replace    the replacement string
+     * @param neverDash  the spliced text never starts with {@code -}
+     * @return the argument
+     */
+    public Arg splicedAt(String replace, boolean neverDash) {
         String pre = text.substring(0, Math.max(0, text.indexOf(replace)));
-        return new Arg(text, false, false, false, pre, false, false, !pre.isEmpty() && pre.charAt(0) != '-', true,
-                null, null);
+        boolean lead = pre.isEmpty() ? neverDash : pre.charAt(0) != '-';
+        return new Arg(text, false, false, false, pre, false, false, lead, true, null, null);
     }
 
     /**

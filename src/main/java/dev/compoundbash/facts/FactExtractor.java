@@ -702,7 +702,8 @@ public final class FactExtractor {
         PathCheckedProgram p = ProgramTable.programs().get(name);
         List<java.nio.file.Path> here = otherDirectory ? null : bases;
         if (p != null) {
-            List<ProgramTable.Operand> operands = new ArrayList<>(ProgramTable.operands(p, sc.getArgs()));
+            List<ProgramTable.Operand> operands = new ArrayList<>(ProgramTable.operands(p, sc.getArgs(),
+                    this::mayBeOption));
             if (sc.isArgumentsAppended() && !p.getOperands().equals("none") && !p.getOperands().equals("cd")) {
                 // xargs appends words read from its input: paths only known at run time.
                 operands.add(new ProgramTable.Operand(Arg.unknown("(the words xargs appends from its input)"),
@@ -748,6 +749,19 @@ public final class FactExtractor {
             if (!next.contains(d)) next.add(d);
         }
         bases = next.size() > MAX_BASES ? null : List.copyOf(next);
+    }
+
+    /**
+     * Whether a word may become an option: as {@link Arg#mayBeOption()}, except that a word of static text and loop
+     * variables whose every substitution is known ({@link PathResolver#substituted}) may only if one starts with
+     * {@code -}.
+     */
+    private boolean mayBeOption(Arg a) {
+        if (!a.mayBeOption()) return false;
+        List<Arg.Piece> pieces = a.pieces();
+        if (pieces == null || a.spliced()) return true;
+        List<String> texts = PathResolver.substituted(pieces, loopValues);
+        return texts == null || texts.stream().anyMatch(t -> t.startsWith("-"));
     }
 
     /** True while the payloads of a find whose {} paths stay inside its start paths are read (see below). */
@@ -843,7 +857,7 @@ public final class FactExtractor {
                 if (rs != null && !rs.isEmpty()) {
                     for (int k = 0; k < pargs.size(); k++) {
                         if (pargs.get(k).isStatic() && pargs.get(k).text().contains(rs)) {
-                            pargs.set(k, pargs.get(k).splicedAt(rs));
+                            pargs.set(k, pargs.get(k).splicedAt(rs, u.kind().equals("find")));
                             pdyn[k] = true;
                         } else if (pargs.get(k).text().contains(rs)) {
                             pdyn[k] = true;

@@ -131,10 +131,24 @@ public final class ProgramTable {
      * @return the path words with their access; empty when the program names no file
      */
     public static List<Operand> operands(PathCheckedProgram program, List<Arg> args) {
+        return operands(program, args, Arg::mayBeOption);
+    }
+
+    /**
+     * The path words of a command, given what may be an option among its words only known at run time.
+     *
+     * @param program     its table entry
+     * @param args        the command's words, the name first
+     * @param mayBeOption whether a word only known at run time may become an option (a loop variable whose words
+     *                    all start otherwise may not)
+     * @return the path words with their access; empty when the program names no file
+     */
+    public static List<Operand> operands(PathCheckedProgram program, List<Arg> args,
+                                         java.util.function.Predicate<Arg> mayBeOption) {
         List<Operand> base = kindOperands(program, args);
         programs();
         Options o = options.get(program.getName());
-        return o == null ? base : withOptions(o, args.subList(1, args.size()), base);
+        return o == null ? base : withOptions(o, args.subList(1, args.size()), base, mayBeOption);
     }
 
     /**
@@ -159,7 +173,8 @@ public final class ProgramTable {
      * ({@code -follow}) as a whole word; {@code --} ends the options. A word only known at run time that may be
      * an option may be any of them: the command then names a path only known at run time.
      */
-    private static List<Operand> withOptions(Options o, List<Arg> words, List<Operand> base) {
+    private static List<Operand> withOptions(Options o, List<Arg> words, List<Operand> base,
+                                             java.util.function.Predicate<Arg> mayBeOption) {
         List<Operand> out = new ArrayList<>();
         java.util.Set<String> given = new java.util.HashSet<>();
         Map<String, String> spellings = o.spellings();
@@ -168,7 +183,7 @@ public final class ProgramTable {
             Arg a = words.get(i);
             if (a.isStatic() && a.text().equals("--")) break;
             if (!a.isStatic()) {
-                if (a.mayBeOption()) unknownOption = true;
+                if (mayBeOption.test(a)) unknownOption = true;
                 continue;
             }
             String t = a.text();
