@@ -874,7 +874,9 @@ public final class FactExtractor {
             Redirection stdin = (inner == null || inner.readsStandardInput()) && !pdyn[0]
                     ? stdinScript(pargv, pdyn, redirections) : null;
             SubCommand payload = commandFact(pid, pargs, pdyn, String.join(" ", pargv), top,
-                    inner != null || stdin != null ? "wrapper" : "payload", wid, u.appendsArguments(), env);
+                    inner != null || stdin != null ? "wrapper" : "payload", wid,
+                    // the words xargs appends pass through the wrappers it runs (xargs timeout 5 cat) to the end
+                    u.appendsArguments() || sc.isArgumentsAppended(), env);
             subCommands.add(payload);
             boolean savedFound = findFoundPaths;
             if (u.kind().equals("find")) {

@@ -94,6 +94,7 @@ public final class ProgramTable {
             JsonNode root = new ObjectMapper().readTree(in);
             Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
             Map<String, Options> opts = new LinkedHashMap<>();
+            java.util.Set<String> responseFiles = new java.util.HashSet<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (e.getKey().startsWith("_")) continue;
@@ -111,12 +112,14 @@ public final class ProgramTable {
                     for (String group : f.asText().split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
                     follows.add(all);
                 }
+                if (v.path("responseFiles").asBoolean(false)) responseFiles.add(e.getKey());
                 String dirs = v.has("followsDirectories") ? v.get("followsDirectories").asText() : null;
                 if (!roles.isEmpty() || !follows.isEmpty() || dirs != null) {
                     opts.put(e.getKey(), new Options(Map.copyOf(roles), List.copyOf(follows), dirs));
                 }
             }
             options = Map.copyOf(opts);
+            RESPONSE_FILES = Set.copyOf(responseFiles);
             return java.util.Collections.unmodifiableMap(out);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rules/programs.json", e);
@@ -147,9 +150,34 @@ public final class ProgramTable {
                                          java.util.function.Predicate<Arg> mayBeOption) {
         List<Operand> base = kindOperands(program, args);
         programs();
+        if (RESPONSE_FILES.contains(program.getName())) base = responseFiles(base);
         Options o = options.get(program.getName());
         return o == null ? base : withOptions(o, args.subList(1, args.size()), base, mayBeOption);
     }
+
+    /**
+     * binutils programs read {@code @FILE} as a response file: its contents are more arguments (libiberty
+     * {@code expandargv}; sb: {@code strings @../outside/secret.txt} prints the file's words in its errors). The file
+     * is read and what it names is only known at run time.
+     */
+    private static List<Operand> responseFiles(List<Operand> base) {
+        List<Operand> out = new ArrayList<>();
+        for (Operand b : base) {
+            Arg a = b.arg();
+            if (a.isStatic() && a.text().startsWith("@") && a.text().length() > 1) {
+                out.add(new Operand(Arg.literal(a.text().substring(1)), "read"));
+                out.add(new Operand(Arg.unknown("(the arguments " + a.text() + " holds)"), "read"));
+            } else if (!a.isStatic() && !a.lead() && a.prefix().isEmpty()) {
+                out.add(b);
+                out.add(new Operand(Arg.unknown("(a response file only known at run time)"), "read"));
+            } else {
+                out.add(b);
+            }
+        }
+        return out;
+    }
+
+    private static volatile Set<String> RESPONSE_FILES = Set.of();
 
     /**
      * The access of the words xargs appends to the command: the program's, or write for {@code sed -i}.
@@ -459,6 +487,20 @@ public final class ProgramTable {
                         }
                     }
                 }
+                if (!valued.contains(name) && name.startsWith("--") && name.length() >= 3) {
+                    // getopt_long takes any unambiguous prefix (--fil=F is --file=F): read as every option it may
+                    // abbreviate, its value (the next word) left to be read as an operand too
+                    final String prefix = name;
+                    List<String> may = valued.stream().filter(v -> v.startsWith(prefix)).toList();
+                    if (!may.isEmpty()) {
+                        if (may.stream().anyMatch(patternGiven::contains)) pattern = true;
+                        if (may.stream().anyMatch(fileValued::contains)) {
+                            if (attached != null) out.add(new Operand(Arg.literal(attached), "read"));
+                            else if (i + 1 < words.size()) out.add(new Operand(words.get(i + 1), "read"));
+                        }
+                        continue;
+                    }
+                }
                 if (!valued.contains(name)) continue;
                 if (patternGiven.contains(name)) pattern = true;
                 Arg value;
@@ -494,6 +536,8 @@ public final class ProgramTable {
             String t = a.text();
             if (t.equals("--")) break;
             if (t.startsWith("--in-place")) return true;
+            String name = t.indexOf('=') > 0 ? t.substring(0, t.indexOf('=')) : t;
+            if (name.length() >= 3 && "--in-place".startsWith(name)) return true; // --i, --in-pl: abbreviations
             if (t.startsWith("-") && !t.startsWith("--") && t.indexOf('i') > 0
                     && t.substring(1, t.indexOf('i')).chars().noneMatch(c -> "efl".indexOf(c) >= 0)) return true;
         }
