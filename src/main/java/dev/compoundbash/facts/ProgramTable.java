@@ -23,6 +23,13 @@ import java.util.Set;
  * {@code -e}/{@code -f} gives one, and {@code -f FILE} is a path; for {@code find} the start paths and the values
  * of {@code -newer}-like tests; for {@code git} only {@code git grep} and {@code git diff}. Each program is a
  * {@link PathCheckedProgram} fact too, so the rules can read the table.
+ *
+ * <p>On top of those, the entry's {@code options} name the options whose value is a file the program reads, writes
+ * or takes file names from ({@code date -f}, {@code diff --to-file}, {@code sort -o}, {@code wc --files0-from}:
+ * GNU getopt_long's grammar, read so that a mistake only adds a path), {@code follows} and
+ * {@code followsDirectories} the traversals that follow symbolic links ({@code grep -R}, {@code ls -LR},
+ * {@code find -L}, {@code diff} of directories), whose directory operands the caller treats as unknown; see the
+ * comment of {@code rules/programs.json}.
  */
 public final class ProgramTable {
     private static volatile Map<String, PathCheckedProgram> table;
