@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The path words {@link ProgramTable} finds, and its data ({@code rules/programs.json}) checked against the
  * programs installed here: every option the table says names a file, or makes a traversal follow links, is one
- * the program's own {@code --help} lists (GNU coreutils 9.1, diffutils 3.8, findutils 4.9, grep 3.8, sed 4.9,
- * file 5.44, util-linux hexdump; a program that is not installed, or an awk that is not gawk, is skipped).
+ * the program's own {@code --help} or man page lists (GNU coreutils 9.1, diffutils 3.8, findutils 4.9, grep 3.8,
+ * sed 4.9, file 5.44, util-linux hexdump, git-diff(1); a program that is not installed, or an awk that is not
+ * gawk, is skipped).
  */
 class ProgramTableTest {
 
@@ -143,6 +144,7 @@ class ProgramTableTest {
             if (spellings.isEmpty()) continue;
             String help = help(e.getKey());
             if (help == null) continue;
+            help += man(e.getKey()) + (e.getKey().equals("git") ? man("git-diff") : "");
             if (e.getKey().endsWith("awk") && !help(e.getKey(), "--version").contains("GNU Awk")) continue;
             checked++;
             for (String s : spellings) {
@@ -152,6 +154,15 @@ class ProgramTableTest {
         }
         assertThat(missing).isEmpty();
         org.junit.jupiter.api.Assumptions.assumeTrue(checked > 0, "none of the programs is installed");
+    }
+
+    /** The program's man page as text (roff's {@code \-} read as {@code -}), or "" when it is not installed. */
+    private static String man(String page) throws Exception {
+        Path p = Path.of("/usr/share/man/man1", page + ".1.gz");
+        if (!Files.isRegularFile(p)) return "";
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(p))) {
+            return "\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\\-", "-");
+        }
     }
 
     private static String help(String program) throws Exception {
