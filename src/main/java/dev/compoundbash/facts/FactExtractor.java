@@ -760,7 +760,8 @@ public final class FactExtractor {
         if (!a.mayBeOption()) return false;
         List<Arg.Piece> pieces = a.pieces();
         if (pieces == null || a.spliced()) return true;
-        List<String> texts = PathResolver.substituted(pieces, loopValues);
+        List<java.nio.file.Path> here = otherDirectory ? null : bases;
+        List<String> texts = PathResolver.substituted(pieces, loopValues, v -> paths.globWords(v, here));
         return texts == null || texts.stream().anyMatch(t -> t.startsWith("-"));
     }
 

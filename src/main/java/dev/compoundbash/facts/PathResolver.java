@@ -96,7 +96,7 @@ public final class PathResolver {
             return worst;
         }
         if (a.pieces() != null && !a.spliced()) {
-            List<String> texts = substituted(a.pieces(), loops);
+            List<String> texts = substituted(a.pieces(), loops, v -> globWords(v, bases));
             if (texts != null) {
                 Result worst = new Result(PathOperand.INSIDE, null, null);
                 for (String t : texts) {
@@ -120,6 +120,15 @@ public final class PathResolver {
      * glob character in it: Bash Reference Manual §3.5.7, §3.5.8), or an empty unquoted value would vanish.
      */
     static List<String> substituted(List<Arg.Piece> pieces, Map<String, List<Arg>> loops) {
+        return substituted(pieces, loops, v -> null);
+    }
+
+    /**
+     * As {@link #substituted(List, Map)}, with a glob loop word ({@code for f in *.txt}) standing for the words
+     * {@code globs} gives for it (null: unknown).
+     */
+    static List<String> substituted(List<Arg.Piece> pieces, Map<String, List<Arg>> loops,
+                                    java.util.function.Function<Arg, List<String>> globs) {
         List<String> out = new ArrayList<>();
         out.add("");
         for (Arg.Piece p : pieces) {
@@ -130,12 +139,21 @@ public final class PathResolver {
                 List<Arg> vs = loops.get(p.variable());
                 if (vs == null) return null;
                 for (Arg v : vs) {
-                    if (!v.known()) return null;
-                    String t = v.prefix();
-                    if (!p.quoted() && (t.isEmpty() || t.chars().anyMatch(c -> " \t\n*?[".indexOf(c) >= 0))) {
+                    List<String> words;
+                    if (v.known()) {
+                        words = List.of(v.prefix());
+                    } else if (v.isStatic() && v.glob() && !v.brace()) {
+                        words = globs.apply(v);
+                        if (words == null) return null;
+                    } else {
                         return null;
                     }
-                    values.add(t);
+                    for (String t : words) {
+                        if (!p.quoted() && (t.isEmpty() || t.chars().anyMatch(c -> " \t\n*?[".indexOf(c) >= 0))) {
+                            return null;
+                        }
+                        values.add(t);
+                    }
                 }
             }
             List<String> next = new ArrayList<>();
@@ -170,6 +188,52 @@ public final class PathResolver {
             if (worst == null || r.worseThan(worst)) worst = r;
         }
         return worst;
+    }
+
+    /**
+     * The words a glob loop word becomes (Bash Reference Manual §3.5.8): the entries of its directory its last
+     * segment matches (over-matching: dot files too), or the word itself when none does; null when the glob is
+     * before the last segment, the directory is not one known directory, or it has too many entries.
+     *
+     * @param v     a static word with a glob character
+     * @param bases the directories a relative word may be taken against
+     * @return the words, or null when unknown
+     */
+    public List<String> globWords(Arg v, List<Path> bases) {
+        String t = v.text();
+        int g = firstGlob(t);
+        int slash = t.lastIndexOf('/', g);
+        if (t.indexOf('/', g) >= 0) return null;
+        String dirText = slash < 0 ? "" : t.substring(0, slash + 1);
+        Path dir;
+        try {
+            Path d = Path.of(dirText.isEmpty() ? "." : dirText);
+            if (d.isAbsolute()) dir = d;
+            else if (bases == null || bases.size() != 1) return null;
+            else dir = bases.get(0).resolve(d);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+        PathMatcher m;
+        try {
+            m = FileSystems.getDefault().getPathMatcher("glob:" + t.substring(slash + 1));
+        } catch (RuntimeException e) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        int n = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path e : entries) {
+                if (++n > MAX_GLOB_SCAN) return null;
+                if (m.matches(e.getFileName())) out.add(dirText + e.getFileName());
+                if (out.size() > MAX_SUBSTITUTIONS) return null;
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such directory: nothing matches
+        }
+        if (out.isEmpty()) return List.of(t);
+        java.util.Collections.sort(out);
+        return out;
     }
 
     /** bash and the kernel resolve these in the process that opens them, not in the hook. */
