@@ -139,6 +139,25 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
                 false, variable(word.parts()), homeSuffix(word.parts()), pieces(word.parts()));
     }
 
+    /**
+     * The word without its first {@code n} characters of literal text ({@code of=$d/x} as {@code $d/x}), keeping
+     * its pieces so loop words can still be substituted; null when the word does not start with that much literal
+     * text in a word made of pieces.
+     *
+     * @param n how many literal characters to drop
+     * @return the shorter word, or null
+     */
+    public Arg afterText(int n) {
+        if (pieces == null || pieces.isEmpty() || pieces.get(0).text() == null || pieces.get(0).text().length() < n
+                || prefix.length() < n) return null;
+        List<Piece> rest = new java.util.ArrayList<>(pieces);
+        String first = pieces.get(0).text().substring(n);
+        if (first.isEmpty()) rest.remove(0);
+        else rest.set(0, new Piece(first, null, pieces.get(0).quoted()));
+        return new Arg(text.substring(Math.min(n, text.length())), false, false, false, prefix.substring(n), false,
+                many, !prefix.substring(n).isEmpty() && prefix.charAt(n) != '-', false, null, null, List.copyOf(rest));
+    }
+
     /** The pieces of a word made of static text and plain variables only, or null (see {@link #pieces()}). */
     private static List<Piece> pieces(List<WordPart> parts) {
         List<Piece> out = new java.util.ArrayList<>();

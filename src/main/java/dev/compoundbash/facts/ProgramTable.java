@@ -319,6 +319,7 @@ public final class ProgramTable {
             case "man" -> man(words, access);
             case "noflags" -> noflags(words, access);
             case "inout" -> inout(program.getName(), words, access);
+            case "dd" -> dd(words, access);
             case "tee" -> standard(words, access).stream()
                     .filter(o -> !(o.arg().isStatic() && TEE_DEVICES.contains(o.arg().text()))).toList();
             default -> standard(words, access);
@@ -350,6 +351,32 @@ public final class ProgramTable {
         for (int k = 0; k < all.size(); k++) {
             out.add(all.get(k));
             if (k > 0 || !all.get(k).arg().known() || all.get(k).arg().many()) out.add(new Operand(all.get(k).arg(), "write"));
+        }
+        return out;
+    }
+
+    /**
+     * dd (coreutils dd.c): operands {@code if=FILE} (read) and {@code of=FILE} (written); a word only known at run
+     * time may be either.
+     */
+    private static List<Operand> dd(List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        for (Arg a : words) {
+            if (!a.isStatic()) {
+                // of=$d/x: the path after the operand's name, loop words substituted; else a run-time path
+                String kind = a.prefix().startsWith("of=") ? "write" : a.prefix().startsWith("if=") ? "read" : null;
+                Arg path = kind == null ? null : a.afterText(3);
+                if (path != null) {
+                    out.add(new Operand(path, kind));
+                } else {
+                    out.add(new Operand(Arg.unknown(a.text()), "read"));
+                    out.add(new Operand(Arg.unknown(a.text()), "write"));
+                }
+            } else if (a.text().startsWith("if=")) {
+                out.add(new Operand(Arg.literal(a.text().substring(3)), "read"));
+            } else if (a.text().startsWith("of=")) {
+                out.add(new Operand(Arg.literal(a.text().substring(3)), "write"));
+            }
         }
         return out;
     }
