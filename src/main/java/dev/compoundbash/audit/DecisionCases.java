@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * additionalDirectories cwd expected why}, and {@code permission_mode} as in the hook input; {@code expected} is one
  * outcome or a list of acceptable ones), run in
  * process through the same {@link Decider#decide} the hook uses, each in a fresh empty working directory unless
- * the case names one.
+ * the case names one. A case may carry {@code files}: relative path to content, or to {@code "-> TARGET"} for a
+ * symbolic link; they are made under a fresh directory whose {@code work} subdirectory is the working directory (so
+ * {@code ../outside/x} is a file outside it), then removed.
  */
 public final class DecisionCases {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,7 +32,14 @@ public final class DecisionCases {
     /** One case as read from a file. */
     public record Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
                        List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
-                       String why, String permissionMode) {
+                       String why, String permissionMode, Map<String, String> files) {
+        /** A case without a file tree. */
+        public Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
+                    List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
+                    String why, String permissionMode) {
+            this(file, line, id, command, allow, ask, deny, additionalDirectories, cwd, expected, why, permissionMode,
+                    null);
+        }
     }
 
     /** The outcome of one case: {@code passed} is null when the case states no expectation. */
@@ -71,10 +80,36 @@ public final class DecisionCases {
                         strings(o.path("allow")), strings(o.path("ask")), strings(o.path("deny")),
                         strings(o.path("additionalDirectories")), o.hasNonNull("cwd") ? o.path("cwd").asText() : null,
                         expected, o.path("why").asText(""),
-                        o.hasNonNull("permission_mode") ? o.path("permission_mode").asText() : null));
+                        o.hasNonNull("permission_mode") ? o.path("permission_mode").asText() : null,
+                        files(o.path("files"))));
             }
         }
         return out;
+    }
+
+    private static Map<String, String> files(JsonNode n) {
+        if (!n.isObject()) return null;
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        n.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    /** Makes a case's file tree under {@code root}: each entry a file with that content, or a link. */
+    static void makeTree(Path root, Map<String, String> files) throws IOException {
+        Files.createDirectories(root.resolve("work"));
+        Files.createDirectories(root.resolve("outside"));
+        for (Map.Entry<String, String> e : files.entrySet()) {
+            Path p = root.resolve(e.getKey()).normalize();
+            if (!p.startsWith(root)) throw new IOException("a case file outside its tree: " + e.getKey());
+            Files.createDirectories(p.getParent());
+            if (e.getValue().startsWith("-> ")) {
+                Files.createSymbolicLink(p, Path.of(e.getValue().substring(3)));
+            } else if (e.getKey().endsWith("/")) {
+                Files.createDirectories(p);
+            } else {
+                Files.writeString(p, e.getValue());
+            }
+        }
     }
 
     private static List<String> strings(JsonNode n) {
@@ -95,7 +130,11 @@ public final class DecisionCases {
         Path tmp = null;
         try {
             String cwd = c.cwd();
-            if (cwd == null) {
+            if (c.files() != null) {
+                tmp = Files.createTempDirectory("compound-bash-case-").toRealPath();
+                makeTree(tmp, c.files());
+                cwd = tmp.resolve("work").toString();
+            } else if (cwd == null) {
                 tmp = Files.createTempDirectory("compound-bash-case-");
                 cwd = tmp.toString();
             }

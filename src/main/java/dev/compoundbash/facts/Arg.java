@@ -31,9 +31,30 @@ import java.util.List;
  *                 else null
  * @param homeSuffix when the word is the home directory followed by static text ({@code ~}, {@code ~/x},
  *                 {@code $HOME/x}, {@code "${HOME}"/x}), that text ({@code ""}, {@code "/x"}); else null
+ * @param pieces   when the word is made of static text and plain variables only ({@code $d/config},
+ *                 {@code "${d}"/x.$e}), its pieces in order, so a variable of known values (a loop's words) can be
+ *                 substituted; else null
  */
 public record Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
-                  boolean many, boolean lead, boolean spliced, String variable, String homeSuffix) {
+                  boolean many, boolean lead, boolean spliced, String variable, String homeSuffix,
+                  List<Piece> pieces) {
+
+    /**
+     * A piece of a word made of static text and variables: literal text, or a variable (quoted or not; an unquoted
+     * one is split and globbed by bash, Bash Reference Manual §3.5.7, §3.5.8).
+     *
+     * @param text     the literal text, or null for a variable
+     * @param variable the variable's name, or null for text
+     * @param quoted   the variable stands inside double quotes
+     */
+    public record Piece(String text, String variable, boolean quoted) {
+    }
+
+    /** A word without pieces. */
+    public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
+               boolean many, boolean lead, boolean spliced, String variable, String homeSuffix) {
+        this(text, isStatic, glob, brace, prefix, known, many, lead, spliced, variable, homeSuffix, null);
+    }
 
     /** A word no wrapper splices into, with no variable or home-directory form. */
     public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
@@ -73,9 +94,21 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
      * @return the argument
      */
     public Arg splicedAt(String replace) {
+        return splicedAt(replace, false);
+    }
+
+    /**
+     * As {@link #splicedAt(String)}, for a wrapper whose spliced text never starts with {@code -} (find's paths:
+     * a start path starting with {@code -} is read as an expression, findutils find(1)).
+     *
+     * @param replace    the replacement string
+     * @param neverDash  the spliced text never starts with {@code -}
+     * @return the argument
+     */
+    public Arg splicedAt(String replace, boolean neverDash) {
         String pre = text.substring(0, Math.max(0, text.indexOf(replace)));
-        return new Arg(text, false, false, false, pre, false, false, !pre.isEmpty() && pre.charAt(0) != '-', true,
-                null, null);
+        boolean lead = pre.isEmpty() ? neverDash : pre.charAt(0) != '-';
+        return new Arg(text, false, false, false, pre, false, false, lead, true, null, null);
     }
 
     /**
@@ -103,7 +136,51 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
             lead = Boolean.TRUE.equals(b.lead);
         }
         return new Arg(v.text(), v.isStatic(), v.glob(), v.braceExpansion(), pre, b.known && !b.many, b.many, lead,
-                false, variable(word.parts()), homeSuffix(word.parts()));
+                false, variable(word.parts()), homeSuffix(word.parts()), pieces(word.parts()));
+    }
+
+    /**
+     * The word without its first {@code n} characters of literal text ({@code of=$d/x} as {@code $d/x}), keeping
+     * its pieces so loop words can still be substituted; null when the word does not start with that much literal
+     * text in a word made of pieces.
+     *
+     * @param n how many literal characters to drop
+     * @return the shorter word, or null
+     */
+    public Arg afterText(int n) {
+        if (pieces == null || pieces.isEmpty() || pieces.get(0).text() == null || pieces.get(0).text().length() < n
+                || prefix.length() < n) return null;
+        List<Piece> rest = new java.util.ArrayList<>(pieces);
+        String first = pieces.get(0).text().substring(n);
+        if (first.isEmpty()) rest.remove(0);
+        else rest.set(0, new Piece(first, null, pieces.get(0).quoted()));
+        return new Arg(text.substring(Math.min(n, text.length())), false, false, false, prefix.substring(n), false,
+                many, !prefix.substring(n).isEmpty() && prefix.charAt(n) != '-', false, null, null, List.copyOf(rest));
+    }
+
+    /** The pieces of a word made of static text and plain variables only, or null (see {@link #pieces()}). */
+    private static List<Piece> pieces(List<WordPart> parts) {
+        List<Piece> out = new java.util.ArrayList<>();
+        if (!pieces(parts, false, out)) return null;
+        return out.stream().anyMatch(p -> p.variable() != null) ? List.copyOf(out) : null;
+    }
+
+    private static boolean pieces(List<WordPart> parts, boolean quoted, List<Piece> out) {
+        for (WordPart p : parts) {
+            if (p instanceof WordPart.Literal lit) {
+                if (!quoted && lit.raw().chars().anyMatch(c -> "*?[{\\".indexOf(c) >= 0)) return false;
+                out.add(new Piece(lit.value(), null, quoted));
+            } else if (p instanceof WordPart.SingleQuoted sq) {
+                out.add(new Piece(sq.value(), null, true));
+            } else if (p instanceof WordPart.DoubleQuoted dq && !dq.localized() && !quoted) {
+                if (!pieces(dq.parts(), true, out)) return false;
+            } else if (p instanceof WordPart.ParamExpansion pe && plain(pe)) {
+                out.add(new Piece(null, pe.name(), quoted));
+            } else {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The one simple variable the parts consist of, or null. */

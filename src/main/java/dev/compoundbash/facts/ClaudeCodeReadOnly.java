@@ -70,6 +70,17 @@ public final class ClaudeCodeReadOnly {
     }
 
     /**
+     * The programs Claude Code's read-only check lets {@code xargs} run ({@code echo printf wc grep egrep fgrep head
+     * tail}), without checking the words xargs appends to them.
+     *
+     * @return the names; empty when the table has none
+     */
+    public Set<String> xargsTargets() {
+        Special s = special.get("xargs");
+        return s == null ? Set.of() : s.targets();
+    }
+
+    /**
      * Whether Claude Code's read-only check accepts a simple command.
      *
      * @param args the command's words, the name first

@@ -381,7 +381,14 @@ public final class FactExtractor {
             List<java.nio.file.Path> savedBases = bases;
             boolean savedChanged = directoryChanged;
             java.util.Set<String> savedClean = state();
+            List<String> savedInput = xargsInput;
+            int savedDepth = xargsInputDepth;
+            List<String> previousOutput = null;
             for (Command e : p.commands()) {
+                // what the previous element writes, when it is static text: the words an xargs here reads
+                xargsInput = previousOutput;
+                xargsInputDepth = context.size();
+                previousOutput = staticOutput(e);
                 command(e, top);
                 if (p.commands().size() > 1) {
                     bases = savedBases;
@@ -389,6 +396,8 @@ public final class FactExtractor {
                     clean = new java.util.HashSet<>(savedClean); // (lastpipe is off in bash -c)
                 }
             }
+            xargsInput = savedInput;
+            xargsInputDepth = savedDepth;
         } else if (c instanceof Command.AndOrList a) {
             // a && b || c: only the first always runs. && and || have equal precedence, left to right (Bash
             // Reference Manual §3.2.4): a command after && starts from a state where the list so far succeeded,
@@ -1080,9 +1089,53 @@ public final class FactExtractor {
         PathCheckedProgram p = ProgramTable.programs().get(name);
         List<java.nio.file.Path> here = otherDirectory ? null : bases;
         if (p != null) {
-            for (ProgramTable.Operand o : ProgramTable.operands(p, sc.getArgs())) {
-                if (o.arg().spliced()) continue; // find's {} and xargs -I: paths the wrapper found, see README
-                PathResolver.Result r = paths.resolve(o.arg(), here, loopValues);
+            List<ProgramTable.Operand> operands = new ArrayList<>(ProgramTable.operands(p, sc.getArgs(),
+                    this::mayBeOption));
+            // Claude Code itself runs `xargs grep x` (and head, tail, wc, ...) without a rule and without checking
+            // the words xargs appends (measured: `echo /etc/hosts | xargs grep x` runs natively; its read-only check
+            // takes these xargs targets, rules/claude-code-read-only.json): for them the hook does what Claude Code
+            // does. For any other program the appended words are paths only known at run time.
+            boolean claudeCodeTarget = ClaudeCodeReadOnly.builtIn().xargsTargets().contains(name)
+                    && ProgramTable.appendedAccess(p, sc.getArgs()).equals("read");
+            if (sc.isArgumentsAppended() && xargsInput != null && xargsInputDepth == context.size()
+                    && !p.getOperands().equals("none") && !p.getOperands().equals("cd")) {
+                // echo .git/config | xargs cp evil.cfg: the words xargs reads are known; they are paths
+                for (String w : xargsInput) {
+                    operands.add(new ProgramTable.Operand(Arg.literal(w), ProgramTable.appendedAccess(p, sc.getArgs())));
+                }
+            } else if (sc.isArgumentsAppended() && !claudeCodeTarget && !p.getOperands().equals("none")
+                    && !p.getOperands().equals("cd")) {
+                // xargs appends words read from its input: paths only known at run time.
+                operands.add(new ProgramTable.Operand(Arg.unknown("(the words xargs appends from its input)"),
+                        ProgramTable.appendedAccess(p, sc.getArgs())));
+            }
+            for (ProgramTable.Operand o : operands) {
+                // find's bare {} is a path find found under its start paths (checked as find's own operands); only
+                // a read of it, when find follows no symbolic link and only matches files that are not links, is
+                // known to stay inside them. Any other spliced word (a {} inside a longer word, xargs -I's
+                // replacement) is a path only known at run time.
+                if (o.arg().spliced() && findFoundPaths && o.access().equals("read") && o.arg().text().equals("{}")) {
+                    continue;
+                }
+                Arg oa = o.arg();
+                if (oa.spliced() && xargsReplace != null && xargsInput != null && xargsInputDepth == context.size()) {
+                    // echo .git/config | xargs -I{} cp a {}: the one line xargs reads is known, so is the word
+                    oa = Arg.literal(oa.text().replace(xargsReplace, String.join(" ", xargsInput)));
+                }
+                PathResolver.Result r = paths.resolve(oa, here, loopValues);
+                if (o.arg().spliced() && r.protectedComponent() == null) {
+                    // {}/.git/hooks/x: whatever the wrapper splices in, the literal text puts the path in .git
+                    String lit = "/" + o.arg().text().replace(o.arg().text().contains("{}") ? "{}" : "\u0000", "x") + "/";
+                    String prot = lit.contains("/.git/") ? ".git" : lit.contains("/.claude/") ? ".claude" : null;
+                    if (prot != null) r = new PathResolver.Result(r.status(), r.path(), r.why(), prot, r.exists());
+                }
+                if (o.followsInto() && r.status().equals(PathOperand.INSIDE) && r.path() != null
+                        && java.nio.file.Files.isDirectory(java.nio.file.Path.of(r.path()))) {
+                    // a directory the program reads following the symbolic links inside it: they may lead anywhere
+                    r = new PathResolver.Result(PathOperand.UNKNOWN, r.path(),
+                            "it reads the directory following the symbolic links in it", r.protectedComponent(),
+                            r.exists());
+                }
                 pathOperands.add(new PathOperand(nextId++, sc.getId(), name, o.arg().text(), o.access(), r.status(),
                         r.path(), r.why(), r.protectedComponent(), r.exists(),
                         PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why())));
@@ -1108,6 +1161,181 @@ public final class FactExtractor {
             if (!next.contains(d)) next.add(d);
         }
         bases = next.size() > MAX_BASES ? null : List.copyOf(next);
+    }
+
+    /**
+     * Whether a word may become an option: as {@link Arg#mayBeOption()}, except that a word of static text and loop
+     * variables whose every substitution is known ({@link PathResolver#substituted}) may only if one starts with
+     * {@code -}.
+     */
+    private boolean mayBeOption(Arg a) {
+        if (!a.mayBeOption()) return false;
+        List<Arg.Piece> pieces = a.pieces();
+        if (pieces == null || a.spliced()) return true;
+        List<java.nio.file.Path> here = otherDirectory ? null : bases;
+        List<String> texts = PathResolver.substituted(pieces, loopValues, v -> paths.globWords(v, here));
+        return texts == null || texts.stream().anyMatch(t -> t.startsWith("-"));
+    }
+
+    /** True while the payloads of a find whose {} paths stay inside its start paths are read (see below). */
+    private boolean findFoundPaths;
+
+    /**
+     * Whether the paths find puts in a payload's bare {@code {}} stay inside find's start paths when the payload
+     * opens them: find follows no symbolic link ({@code -L}, {@code -follow}: findutils find(1) "-L", "-follow";
+     * {@code -H} only follows the start paths, which are resolved as find's own operands), and the expression
+     * before the action is a chain of and-ed primaries holding {@code -type} with types that exclude {@code l}
+     * (without it a found path may be a link, which the payload follows when it opens it: {@code find d -exec cat
+     * {} \;} reads the target of {@code d/link}; {@code -xtype} tests the target, so it is no guard). Any
+     * {@code -o}, {@code ,}, {@code !}, {@code -not} or parenthesis, or a word only known at run time, gives up.
+     *
+     * @param args the find command's words, the name first
+     * @param from the index of the payload's first word (the action's name is before it)
+     */
+    static boolean findPathsStayInside(List<Arg> args, int from) {
+        for (Arg a : args) {
+            if (!a.isStatic()) return false;
+            if (a.text().equals("-L") || a.text().equals("-follow")) return false;
+        }
+        int i = 1;
+        while (i < from && !args.get(i).text().startsWith("-") && !args.get(i).text().equals("(")
+                && !args.get(i).text().equals("!")) i++;
+        boolean typed = false;
+        for (; i < from - 1; i++) {
+            String t = args.get(i).text();
+            if (List.of("-o", "-or", ",", "(", ")", "!", "-not").contains(t)) return false;
+            if (t.equals("-type") && i + 1 < from - 1) {
+                String v = args.get(++i).text();
+                if (v.matches("[bcdpfsD](,[bcdpfsD])*")) typed = true;
+            }
+        }
+        return typed;
+    }
+
+    /** The words an xargs in this pipeline element reads, when the previous element writes static text; or null. */
+    private List<String> xargsInput;
+    /** The replacement string of the xargs -I whose payload is being read, or null. */
+    private String xargsReplace;
+    /** The nesting depth of the pipeline element {@link #xargsInput} is for. */
+    private int xargsInputDepth = -1;
+
+    /**
+     * The words xargs would read from what a pipeline element writes, when that is static: {@code echo} with static
+     * words and no option, split at blanks as xargs splits its input (a word with a quote or backslash, which xargs
+     * reads specially, gives up); null otherwise.
+     */
+    private List<String> staticOutput(Command e) {
+        if (!(e instanceof Command.Simple sc) || !sc.redirections().isEmpty() || !sc.assignments().isEmpty()) return null;
+        if (sc.words().isEmpty()) return null;
+        List<String> out = new ArrayList<>();
+        boolean first = true;
+        if (sc.words().size() == 2) {
+            WordValue n = WordValue.of(sc.words().get(0), source);
+            WordValue f = WordValue.of(sc.words().get(1), source);
+            if (n.isStatic() && n.value().equals("printf") && f.isStatic() && !f.value().contains("%")) {
+                // printf FORMAT with no conversion: the format, with \n and \t decoded (any other escape gives up)
+                String t = f.value().replace("\\n", "\n").replace("\\t", "\t");
+                if (t.contains("\\") || t.contains("'") || t.contains("\"") || t.startsWith("-")) return null;
+                for (String x : t.trim().split("[ \t\n]+")) if (!x.isEmpty()) out.add(x);
+                return out;
+            }
+        }
+        for (Word w : sc.words()) {
+            WordValue v = WordValue.of(w, source);
+            if (!v.isStatic() || v.glob() || v.braceExpansion()) return null;
+            String t = v.value();
+            if (first) {
+                if (!t.equals("echo")) return null;
+                first = false;
+                continue;
+            }
+            if (t.startsWith("-") || t.contains("'") || t.contains("\"") || t.contains("\\")) return null;
+            for (String x : t.trim().split("[ \t\n]+")) if (!x.isEmpty()) out.add(x);
+        }
+        return out;
+    }
+
+    /** The most directory entries {@link #noLinkLeavesStartPaths} looks at before it gives up. */
+    static final int MAX_TREE_SCAN = 20_000;
+
+    /**
+     * Whether no path find may hand its payload leads outside the working directories through a symbolic link:
+     * find follows no link ({@code -L}, {@code -follow}), its start paths are static, and a walk of each (not
+     * following links, at most {@link #MAX_TREE_SCAN} entries) finds no symbolic link whose target resolves
+     * outside them or cannot be resolved. A found link that stays inside is harmless: the payload reads inside.
+     * This is the check the hook already makes for every path operand (symlinks resolved when it decides), applied
+     * to the tree find walks.
+     *
+     * @param args the find command's words, the name first
+     * @param from the index of the payload's first word
+     */
+    private boolean noLinkLeavesStartPaths(List<Arg> args, int from) {
+        if (otherDirectory || bases == null || bases.size() != 1) return false;
+        List<String> starts = new ArrayList<>();
+        for (int i = 1; i < from; i++) {
+            Arg a = args.get(i);
+            if (!a.isStatic() || a.glob() || a.brace()) return false;
+            String t = a.text();
+            if (t.equals("-L") || t.equals("-follow")) return false;
+        }
+        for (int i = 1; i < from; i++) {
+            String t = args.get(i).text();
+            if (t.equals("-H") || t.equals("-P")) continue;
+            if (t.startsWith("-") || t.equals("(") || t.equals("!")) break;
+            starts.add(t);
+        }
+        if (starts.isEmpty()) starts.add(".");
+        int[] seen = {0};
+        for (String st : starts) {
+            java.nio.file.Path start;
+            try {
+                start = bases.get(0).resolve(st).normalize();
+            } catch (java.nio.file.InvalidPathException e) {
+                return false;
+            }
+            if (!java.nio.file.Files.isDirectory(start, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
+            boolean[] ok = {true};
+            try {
+                java.nio.file.Files.walkFileTree(start, new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(java.nio.file.Path f,
+                            java.nio.file.attribute.BasicFileAttributes attrs) {
+                        if (++seen[0] > MAX_TREE_SCAN) {
+                            ok[0] = false;
+                            return java.nio.file.FileVisitResult.TERMINATE;
+                        }
+                        if (attrs.isSymbolicLink()) {
+                            PathResolver.Result r = paths.resolve(Arg.literal(f.toString()), bases, java.util.Map.of());
+                            if (!r.status().equals(PathOperand.INSIDE)) {
+                                ok[0] = false;
+                                return java.nio.file.FileVisitResult.TERMINATE;
+                            }
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult preVisitDirectory(java.nio.file.Path d,
+                            java.nio.file.attribute.BasicFileAttributes attrs) {
+                        if (++seen[0] > MAX_TREE_SCAN) {
+                            ok[0] = false;
+                            return java.nio.file.FileVisitResult.TERMINATE;
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(java.nio.file.Path f, java.io.IOException e) {
+                        ok[0] = false; // a directory find may read and the hook cannot
+                        return java.nio.file.FileVisitResult.TERMINATE;
+                    }
+                });
+            } catch (java.io.IOException | RuntimeException e) {
+                return false;
+            }
+            if (!ok[0]) return false;
+        }
+        return true;
     }
 
     private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<Arg> args, boolean[] dyn,
@@ -1154,6 +1382,7 @@ public final class FactExtractor {
                 continue;
             }
             List<Arg> pargs;
+            String rs = u.replaceString();
             if (p.words() != null) {
                 // Split words (env -S) come from one argv word: they are dynamic when it is.
                 final boolean unknown = anyDynamic;
@@ -1164,11 +1393,10 @@ public final class FactExtractor {
                 pargs = new ArrayList<>(args.subList(p.from(), p.to()));
                 // xargs -I R, find -exec ... {}: the wrapper splices run-time text into every word holding the
                 // replacement string, so that word (a script's text included) is only known at run time.
-                String rs = u.replaceString();
                 if (rs != null && !rs.isEmpty()) {
                     for (int k = 0; k < pargs.size(); k++) {
                         if (pargs.get(k).isStatic() && pargs.get(k).text().contains(rs)) {
-                            pargs.set(k, pargs.get(k).splicedAt(rs));
+                            pargs.set(k, pargs.get(k).splicedAt(rs, u.kind().equals("find")));
                             pdyn[k] = true;
                         } else if (pargs.get(k).text().contains(rs)) {
                             pdyn[k] = true;
@@ -1185,8 +1413,19 @@ public final class FactExtractor {
             Redirection stdin = (inner == null || inner.readsStandardInput()) && !pdyn[0]
                     ? stdinScript(pargv, pdyn, redirections) : null;
             SubCommand payload = commandFact(pid, pargs, pdyn, String.join(" ", pargv), top,
-                    inner != null || stdin != null ? "wrapper" : "payload", wid, u.appendsArguments(), env);
+                    inner != null || stdin != null ? "wrapper" : "payload", wid,
+                    // the words xargs appends pass through the wrappers it runs (xargs timeout 5 cat) to the end
+                    u.appendsArguments() || sc.isArgumentsAppended(), env);
             subCommands.add(payload);
+            boolean savedFound = findFoundPaths;
+            String savedReplace = xargsReplace;
+            xargsReplace = u.kind().equals("xargs") && rs != null && !rs.isEmpty() ? rs : null;
+            if (u.kind().equals("find")) {
+                findFoundPaths = !p.candidate() && (findPathsStayInside(args, p.from())
+                        || noLinkLeavesStartPaths(args, p.from()));
+            } else if (rs != null && !rs.isEmpty()) {
+                findFoundPaths = false;
+            }
             pathOperands(payload);
             boolean savedCandidate = inCandidate;
             inCandidate |= p.candidate();
@@ -1195,6 +1434,8 @@ public final class FactExtractor {
                 if (stdin != null) stdinScriptPayload(payload, stdin, top, env);
             } finally {
                 inCandidate = savedCandidate;
+                findFoundPaths = savedFound;
+                xargsReplace = savedReplace;
             }
         }
     }

@@ -107,7 +107,77 @@ public final class PathResolver {
             }
             return worst;
         }
+        if (a.pieces() != null && !a.spliced()) {
+            List<String> texts = substituted(a.pieces(), loops, v -> globWords(v, bases));
+            if (texts != null) {
+                Result worst = new Result(PathOperand.INSIDE, null, null);
+                for (String t : texts) {
+                    Result r = text(t, false, bases);
+                    if (r.worseThan(worst)) worst = r;
+                }
+                return worst;
+            }
+        }
+        if (a.spliced()) return Result.unknown("a wrapper splices a path only known at run time into it");
         return Result.unknown("its path is only known at run time");
+    }
+
+    /** Beyond this many combinations of loop values, a word of several loop variables is unknown. */
+    static final int MAX_SUBSTITUTIONS = 64;
+
+    /**
+     * The words a word of static text and loop variables becomes, one per combination of the loops' values
+     * ({@code for d in .git; do cp a $d/config; done} writes {@code .git/config}); null when a variable is not a
+     * loop variable, a value is not exact, or an unquoted value would be split or globbed (IFS white space or a
+     * glob character in it: Bash Reference Manual §3.5.7, §3.5.8), or an empty unquoted value would vanish.
+     */
+    static List<String> substituted(List<Arg.Piece> pieces, Map<String, List<Arg>> loops) {
+        return substituted(pieces, loops, v -> null);
+    }
+
+    /**
+     * As {@link #substituted(List, Map)}, with a glob loop word ({@code for f in *.txt}) standing for the words
+     * {@code globs} gives for it (null: unknown).
+     */
+    static List<String> substituted(List<Arg.Piece> pieces, Map<String, List<Arg>> loops,
+                                    java.util.function.Function<Arg, List<String>> globs) {
+        List<String> out = new ArrayList<>();
+        out.add("");
+        for (Arg.Piece p : pieces) {
+            List<String> values = new ArrayList<>();
+            if (p.variable() == null) {
+                values.add(p.text());
+            } else {
+                List<Arg> vs = loops.get(p.variable());
+                if (vs == null) return null;
+                for (Arg v : vs) {
+                    List<String> words;
+                    if (v.known()) {
+                        words = List.of(v.prefix());
+                    } else if (v.isStatic() && v.glob() && !v.brace()) {
+                        words = globs.apply(v);
+                        if (words == null) return null;
+                    } else {
+                        return null;
+                    }
+                    for (String t : words) {
+                        if (!p.quoted() && (t.isEmpty() || t.chars().anyMatch(c -> " \t\n*?[".indexOf(c) >= 0))) {
+                            return null;
+                        }
+                        values.add(t);
+                    }
+                }
+            }
+            List<String> next = new ArrayList<>();
+            for (String o : out) {
+                for (String v : values) {
+                    if (next.size() >= MAX_SUBSTITUTIONS) return null;
+                    next.add(o + v);
+                }
+            }
+            out = next;
+        }
+        return out;
     }
 
     private Result text(String t, boolean glob, List<Path> bases) {
@@ -134,6 +204,52 @@ public final class PathResolver {
 
     /** Why a relative path is unknown once a directory change went somewhere only known at run time. */
     static final String AFTER_UNKNOWN_DIRECTORY = "a relative path after a directory change only known at run time";
+
+    /**
+     * The words a glob loop word becomes (Bash Reference Manual §3.5.8): the entries of its directory its last
+     * segment matches (over-matching: dot files too), or the word itself when none does; null when the glob is
+     * before the last segment, the directory is not one known directory, or it has too many entries.
+     *
+     * @param v     a static word with a glob character
+     * @param bases the directories a relative word may be taken against
+     * @return the words, or null when unknown
+     */
+    public List<String> globWords(Arg v, List<Path> bases) {
+        String t = v.text();
+        int g = firstGlob(t);
+        int slash = t.lastIndexOf('/', g);
+        if (t.indexOf('/', g) >= 0) return null;
+        String dirText = slash < 0 ? "" : t.substring(0, slash + 1);
+        Path dir;
+        try {
+            Path d = Path.of(dirText.isEmpty() ? "." : dirText);
+            if (d.isAbsolute()) dir = d;
+            else if (bases == null || bases.size() != 1) return null;
+            else dir = bases.get(0).resolve(d);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+        PathMatcher m;
+        try {
+            m = FileSystems.getDefault().getPathMatcher("glob:" + t.substring(slash + 1));
+        } catch (RuntimeException e) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        int n = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path e : entries) {
+                if (++n > MAX_GLOB_SCAN) return null;
+                if (m.matches(e.getFileName())) out.add(dirText + e.getFileName());
+                if (out.size() > MAX_SUBSTITUTIONS) return null;
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such directory: nothing matches
+        }
+        if (out.isEmpty()) return List.of(t);
+        java.util.Collections.sort(out);
+        return out;
+    }
 
     /** bash and the kernel resolve these in the process that opens them, not in the hook. */
     static boolean processRelative(String t) {

@@ -23,6 +23,13 @@ import java.util.Set;
  * {@code -e}/{@code -f} gives one, and {@code -f FILE} is a path; for {@code find} the start paths and the values
  * of {@code -newer}-like tests; for {@code git} only {@code git grep} and {@code git diff}. Each program is a
  * {@link PathCheckedProgram} fact too, so the rules can read the table.
+ *
+ * <p>On top of those, the entry's {@code options} name the options whose value is a file the program reads, writes
+ * or takes file names from ({@code date -f}, {@code diff --to-file}, {@code sort -o}, {@code wc --files0-from}:
+ * GNU getopt_long's grammar, read so that a mistake only adds a path), {@code follows} and
+ * {@code followsDirectories} the traversals that follow symbolic links ({@code grep -R}, {@code ls -LR},
+ * {@code find -L}, {@code diff} of directories), whose directory operands the caller treats as unknown; see the
+ * comment of {@code rules/programs.json}.
  */
 public final class ProgramTable {
     private static volatile Map<String, PathCheckedProgram> table;
@@ -30,8 +37,47 @@ public final class ProgramTable {
     private ProgramTable() {
     }
 
-    /** A path word of a command: the word and how the program uses the file it names. */
-    public record Operand(Arg arg, String access) {
+    private static volatile Map<String, Options> options;
+
+    /**
+     * A path word of a command: the word, how the program uses the file it names, and whether the program reads
+     * the files inside it, following the symbolic links there, when it is a directory ({@code grep -R},
+     * {@code ls -LR}, {@code diff}).
+     */
+    public record Operand(Arg arg, String access, boolean followsInto) {
+        /** An operand the program does not traverse. */
+        public Operand(Arg arg, String access) {
+            this(arg, access, false);
+        }
+    }
+
+    /**
+     * The options of a program that name files, from the entry's {@code options}, {@code follows} and
+     * {@code followsDirectories} fields of {@code rules/programs.json}.
+     *
+     * @param roles              spelling ({@code -f}, {@code --file}, or a one-dash word such as {@code -follow})
+     *                           to role: {@code read} (its value is a file the program reads), {@code names} (a file
+     *                           holding the names of files it reads; {@code -} names standard input), {@code list}
+     *                           (a colon-separated list of files it reads), {@code write} (a file it writes), or the
+     *                           flags {@code names-operands} (its operands hold names of files it reads)
+     * @param follows            conditions under which the program traverses its directory operands following
+     *                           symbolic links: each a list of option groups that must all be given
+     * @param followsDirectories the program reads the files in a directory operand following symbolic links unless
+     *                           this option is given (null: it does not; "" : always)
+     */
+    record Options(Map<String, String> roles, List<List<List<String>>> follows, String followsDirectories) {
+        boolean valued(String spelled) {
+            String r = roles.get(spelled);
+            return r != null && !r.equals("names-operands") && !r.equals("flag");
+        }
+
+        /** Every spelling the words are scanned for: the roles, and the flags of the traversal conditions. */
+        Map<String, String> spellings() {
+            Map<String, String> all = new LinkedHashMap<>(roles);
+            for (List<List<String>> c : follows) for (List<String> g : c) for (String x : g) all.putIfAbsent(x, "flag");
+            if (followsDirectories != null && !followsDirectories.isEmpty()) all.putIfAbsent(followsDirectories, "flag");
+            return all;
+        }
     }
 
     /**
@@ -54,13 +100,33 @@ public final class ProgramTable {
             if (in == null) throw new IllegalStateException("missing resource rules/programs.json");
             JsonNode root = new ObjectMapper().readTree(in);
             Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
+            Map<String, Options> opts = new LinkedHashMap<>();
+            java.util.Set<String> responseFiles = new java.util.HashSet<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (e.getKey().startsWith("_")) continue;
                 JsonNode v = e.getValue();
                 out.put(e.getKey(), new PathCheckedProgram(e.getKey(), v.path("access").asText("read"),
                         v.path("operands").asText("standard"), v.path("verb").asText("read files in")));
+                Map<String, String> roles = new LinkedHashMap<>();
+                for (Iterator<Map.Entry<String, JsonNode>> o = v.path("options").fields(); o.hasNext(); ) {
+                    Map.Entry<String, JsonNode> oe = o.next();
+                    for (String spelled : oe.getKey().split("\\|")) roles.put(spelled, oe.getValue().asText());
+                }
+                List<List<List<String>>> follows = new ArrayList<>();
+                for (JsonNode f : v.path("follows")) {
+                    List<List<String>> all = new ArrayList<>();
+                    for (String group : f.asText().split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
+                    follows.add(all);
+                }
+                if (v.path("responseFiles").asBoolean(false)) responseFiles.add(e.getKey());
+                String dirs = v.has("followsDirectories") ? v.get("followsDirectories").asText() : null;
+                if (!roles.isEmpty() || !follows.isEmpty() || dirs != null) {
+                    opts.put(e.getKey(), new Options(Map.copyOf(roles), List.copyOf(follows), dirs));
+                }
             }
+            options = Map.copyOf(opts);
+            RESPONSE_FILES = Set.copyOf(responseFiles);
             return java.util.Collections.unmodifiableMap(out);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rules/programs.json", e);
@@ -75,6 +141,168 @@ public final class ProgramTable {
      * @return the path words with their access; empty when the program names no file
      */
     public static List<Operand> operands(PathCheckedProgram program, List<Arg> args) {
+        return operands(program, args, Arg::mayBeOption);
+    }
+
+    /**
+     * The path words of a command, given what may be an option among its words only known at run time.
+     *
+     * @param program     its table entry
+     * @param args        the command's words, the name first
+     * @param mayBeOption whether a word only known at run time may become an option (a loop variable whose words
+     *                    all start otherwise may not)
+     * @return the path words with their access; empty when the program names no file
+     */
+    public static List<Operand> operands(PathCheckedProgram program, List<Arg> args,
+                                         java.util.function.Predicate<Arg> mayBeOption) {
+        List<Operand> base = kindOperands(program, args);
+        programs();
+        if (RESPONSE_FILES.contains(program.getName())) base = responseFiles(base);
+        Options o = options.get(program.getName());
+        return o == null ? base : withOptions(o, args.subList(1, args.size()), base, mayBeOption);
+    }
+
+    /**
+     * binutils programs read {@code @FILE} as a response file: its contents are more arguments (libiberty
+     * {@code expandargv}; sb: {@code strings @../outside/secret.txt} prints the file's words in its errors). The file
+     * is read and what it names is only known at run time.
+     */
+    private static List<Operand> responseFiles(List<Operand> base) {
+        List<Operand> out = new ArrayList<>();
+        for (Operand b : base) {
+            Arg a = b.arg();
+            if (a.isStatic() && a.text().startsWith("@") && a.text().length() > 1) {
+                out.add(new Operand(Arg.literal(a.text().substring(1)), "read"));
+                out.add(new Operand(Arg.unknown("(the arguments " + a.text() + " holds)"), "read"));
+            } else if (!a.isStatic() && !a.lead() && a.prefix().isEmpty()) {
+                out.add(b);
+                out.add(new Operand(Arg.unknown("(a response file only known at run time)"), "read"));
+            } else {
+                out.add(b);
+            }
+        }
+        return out;
+    }
+
+    private static volatile Set<String> RESPONSE_FILES = Set.of();
+
+    /**
+     * The access of the words xargs appends to the command: the program's, or write for {@code sed -i}.
+     *
+     * @param program its table entry
+     * @param args    the command's words as written, the name first
+     * @return {@code read}, {@code write} or {@code create}
+     */
+    public static String appendedAccess(PathCheckedProgram program, List<Arg> args) {
+        if (program.getOperands().equals("sed") && sedWrites(args.subList(1, args.size()))) return "write";
+        if (program.getOperands().equals("inout")) return "write";
+        return program.getAccess();
+    }
+
+    /**
+     * Adds the files named by options ({@code date -f F}, {@code diff --to-file=F}, {@code sort -o F},
+     * {@code wc --files0-from=F}) and marks the traversing reads. Options are found the way GNU getopt_long finds
+     * them, over-reading where that is cheaper than exact (each over-reading only adds a path): a long option by
+     * its name or any prefix of it, with its value after {@code =} or in the next word; a one-letter option
+     * anywhere in a cluster, its value the rest of the cluster or the next word; a one-dash word option
+     * ({@code -follow}) as a whole word; {@code --} ends the options. A word only known at run time that may be
+     * an option may be any of them: the command then names a path only known at run time.
+     */
+    private static List<Operand> withOptions(Options o, List<Arg> words, List<Operand> base,
+                                             java.util.function.Predicate<Arg> mayBeOption) {
+        List<Operand> out = new ArrayList<>();
+        java.util.Set<String> given = new java.util.HashSet<>();
+        Map<String, String> spellings = o.spellings();
+        boolean unknownOption = false;
+        for (int i = 0; i < words.size(); i++) {
+            Arg a = words.get(i);
+            if (a.isStatic() && a.text().equals("--")) break;
+            if (!a.isStatic()) {
+                if (mayBeOption.test(a)) unknownOption = true;
+                continue;
+            }
+            String t = a.text();
+            if (t.length() < 2 || t.charAt(0) != '-') continue;
+            for (Map.Entry<String, String> e : spellings.entrySet()) {
+                String spelled = e.getKey();
+                Arg value = null;
+                boolean hit = false;
+                if (spelled.startsWith("--")) {
+                    if (!t.startsWith("--")) continue;
+                    int eq = t.indexOf('=');
+                    String name = eq > 0 ? t.substring(0, eq) : t;
+                    if (name.length() < 3 || !spelled.startsWith(name)) continue;
+                    hit = true;
+                    if (eq > 0) value = Arg.literal(t.substring(eq + 1));
+                    else if (o.valued(spelled) && i + 1 < words.size()) value = words.get(i + 1);
+                } else if (spelled.length() == 2) {
+                    if (t.startsWith("--")) continue;
+                    int k = t.indexOf(spelled.charAt(1), 1);
+                    if (k < 0) continue;
+                    hit = true;
+                    if (k + 1 < t.length()) value = Arg.literal(t.substring(k + 1));
+                    else if (o.valued(spelled) && i + 1 < words.size()) value = words.get(i + 1);
+                } else {
+                    if (!t.equals(spelled) && !t.startsWith(spelled + "=")) continue;
+                    hit = true;
+                    if (t.length() > spelled.length()) value = Arg.literal(t.substring(spelled.length() + 1));
+                    else if (o.valued(spelled) && i + 1 < words.size()) value = words.get(i + 1);
+                }
+                if (!hit) continue;
+                given.add(spelled);
+                String role = e.getValue();
+                if (role.equals("names-operands") || role.equals("flag") || value == null) continue;
+                boolean stdin = value.isStatic() && value.text().equals("-");
+                switch (role) {
+                    case "write" -> out.add(new Operand(value, "write"));
+                    case "names" -> {
+                        if (!stdin) out.add(new Operand(value, "read"));
+                        out.add(new Operand(Arg.unknown("(the files " + spelled + " names)"), "read"));
+                    }
+                    case "list" -> {
+                        if (value.isStatic()) {
+                            for (String part : value.text().split(":", -1)) {
+                                if (!part.isEmpty()) out.add(new Operand(Arg.literal(part), "read"));
+                            }
+                        } else {
+                            out.add(new Operand(value, "read"));
+                        }
+                    }
+                    default -> {
+                        if (!stdin) out.add(new Operand(value, "read"));
+                    }
+                }
+            }
+        }
+        boolean follows = false;
+        for (List<List<String>> condition : o.follows()) {
+            boolean all = true;
+            for (List<String> group : condition) all &= group.stream().anyMatch(given::contains);
+            follows |= all;
+        }
+        if (o.followsDirectories() != null
+                && (o.followsDirectories().isEmpty() || !given.contains(o.followsDirectories()))) follows = true;
+        if (unknownOption && (follows || !o.roles().isEmpty() || !o.follows().isEmpty())) {
+            out.add(new Operand(Arg.unknown("(an option only known at run time)"), "read"));
+        }
+        List<Operand> result = new ArrayList<>();
+        for (Operand b : base) {
+            boolean read = b.access().equals("read");
+            result.add(follows && read ? new Operand(b.arg(), b.access(), true) : b);
+        }
+        for (Operand b : out) result.add(follows && b.access().equals("read") ? new Operand(b.arg(), "read", true) : b);
+        // A traversal with no directory operand reads the working directory (grep -R, ls -R, rg, find); one more
+        // "." where the operands name other directories only over-reads.
+        if (follows && !o.follows().isEmpty()) result.add(new Operand(Arg.literal("."), "read", true));
+        if (given.stream().anyMatch(g -> "names-operands".equals(o.roles().get(g)))) {
+            boolean anyOperand = !base.isEmpty();
+            result.add(new Operand(Arg.unknown("(the files its " + (anyOperand ? "operands" : "input") + " names)"),
+                    "read"));
+        }
+        return result;
+    }
+
+    private static List<Operand> kindOperands(PathCheckedProgram program, List<Arg> args) {
         List<Arg> words = args.subList(1, args.size());
         String access = program.getAccess();
         return switch (program.getOperands()) {
@@ -90,10 +318,67 @@ public final class ProgramTable {
             case "git" -> git(words, access);
             case "man" -> man(words, access);
             case "noflags" -> noflags(words, access);
+            case "inout" -> inout(program.getName(), words, access);
+            case "dd" -> dd(words, access);
             case "tee" -> standard(words, access).stream()
                     .filter(o -> !(o.arg().isStatic() && TEE_DEVICES.contains(o.arg().text()))).toList();
             default -> standard(words, access);
         };
+    }
+
+    /**
+     * {@code uniq [OPTION]... [INPUT [OUTPUT]]}, {@code xxd [options] [infile [outfile]]}: the first operand is
+     * read, a later one is written. Option values are not told from operands here, so every word after the
+     * leading options is read and every one after the first is also written (over-reading: {@code -c 16 in out}).
+     */
+    private static List<Operand> inout(String name, List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        if (OptionGrammar.names().contains(name)) {
+            // an exact reading by the program's own grammar (uniq: coreutils uniq.c)
+            OptionGrammar.Parsed p = OptionGrammar.named(name).parse(words, 0);
+            if (p.clean()) {
+                List<Arg> ops = p.operandArgs();
+                for (int k = 0; k < ops.size(); k++) {
+                    Arg a = ops.get(k);
+                    if (a.isStatic() && a.text().equals("-")) continue;
+                    out.add(new Operand(a, k == 0 && !a.many() ? access : "write"));
+                    if (k == 0 && a.many()) out.add(new Operand(a, access));
+                }
+                return out;
+            }
+        }
+        List<Operand> all = standard(words, access);
+        for (int k = 0; k < all.size(); k++) {
+            out.add(all.get(k));
+            if (k > 0 || !all.get(k).arg().known() || all.get(k).arg().many()) out.add(new Operand(all.get(k).arg(), "write"));
+        }
+        return out;
+    }
+
+    /**
+     * dd (coreutils dd.c): operands {@code if=FILE} (read) and {@code of=FILE} (written); a word only known at run
+     * time may be either.
+     */
+    private static List<Operand> dd(List<Arg> words, String access) {
+        List<Operand> out = new ArrayList<>();
+        for (Arg a : words) {
+            if (!a.isStatic()) {
+                // of=$d/x: the path after the operand's name, loop words substituted; else a run-time path
+                String kind = a.prefix().startsWith("of=") ? "write" : a.prefix().startsWith("if=") ? "read" : null;
+                Arg path = kind == null ? null : a.afterText(3);
+                if (path != null) {
+                    out.add(new Operand(path, kind));
+                } else {
+                    out.add(new Operand(Arg.unknown(a.text()), "read"));
+                    out.add(new Operand(Arg.unknown(a.text()), "write"));
+                }
+            } else if (a.text().startsWith("if=")) {
+                out.add(new Operand(Arg.literal(a.text().substring(3)), "read"));
+            } else if (a.text().startsWith("of=")) {
+                out.add(new Operand(Arg.literal(a.text().substring(3)), "write"));
+            }
+        }
+        return out;
     }
 
     private static final Set<String> TEE_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty");
@@ -236,6 +521,20 @@ public final class ProgramTable {
                         }
                     }
                 }
+                if (!valued.contains(name) && name.startsWith("--") && name.length() >= 3) {
+                    // getopt_long takes any unambiguous prefix (--fil=F is --file=F): read as every option it may
+                    // abbreviate, its value (the next word) left to be read as an operand too
+                    final String prefix = name;
+                    List<String> may = valued.stream().filter(v -> v.startsWith(prefix)).toList();
+                    if (!may.isEmpty()) {
+                        if (may.stream().anyMatch(patternGiven::contains)) pattern = true;
+                        if (may.stream().anyMatch(fileValued::contains)) {
+                            if (attached != null) out.add(new Operand(Arg.literal(attached), "read"));
+                            else if (i + 1 < words.size()) out.add(new Operand(words.get(i + 1), "read"));
+                        }
+                        continue;
+                    }
+                }
                 if (!valued.contains(name)) continue;
                 if (patternGiven.contains(name)) pattern = true;
                 Arg value;
@@ -271,6 +570,8 @@ public final class ProgramTable {
             String t = a.text();
             if (t.equals("--")) break;
             if (t.startsWith("--in-place")) return true;
+            String name = t.indexOf('=') > 0 ? t.substring(0, t.indexOf('=')) : t;
+            if (name.length() >= 3 && "--in-place".startsWith(name)) return true; // --i, --in-pl: abbreviations
             if (t.startsWith("-") && !t.startsWith("--") && t.indexOf('i') > 0
                     && t.substring(1, t.indexOf('i')).chars().noneMatch(c -> "efl".indexOf(c) >= 0)) return true;
         }

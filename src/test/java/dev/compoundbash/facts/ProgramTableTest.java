@@ -1,0 +1,185 @@
+package dev.compoundbash.facts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The path words {@link ProgramTable} finds, and its data ({@code rules/programs.json}) checked against the
+ * programs installed here: every option the table says names a file, or makes a traversal follow links, is one
+ * the program's own {@code --help} or man page lists (GNU coreutils 9.1, diffutils 3.8, findutils 4.9, grep 3.8,
+ * sed 4.9, file 5.44, util-linux hexdump, git-diff(1); a program that is not installed, or an awk that is not
+ * gawk, is skipped).
+ */
+class ProgramTableTest {
+
+    private static List<ProgramTable.Operand> operands(String... argv) {
+        List<Arg> args = Arrays.stream(argv).map(Arg::literal).toList();
+        return ProgramTable.operands(ProgramTable.programs().get(argv[0]), args);
+    }
+
+    private static List<String> words(List<ProgramTable.Operand> ops, String access) {
+        return ops.stream().filter(o -> o.access().equals(access)).map(o -> o.arg().known() ? o.arg().text()
+                : "?").toList();
+    }
+
+    @Test
+    void optionValuesAreReadPaths() {
+        assertThat(words(operands("date", "-uf", "x"), "read")).containsExactly("x");
+        assertThat(words(operands("date", "--reference=r", "+%s"), "read")).containsExactly("r");
+        assertThat(words(operands("diff", "--from=f", "a"), "read")).contains("f", "a");
+        assertThat(words(operands("diff", "a", "-X", "ex", "b"), "read")).contains("ex");
+        assertThat(words(operands("xargs", "-0a", "list", "echo"), "read")).containsExactly("list");
+        assertThat(words(operands("file", "-m", "m1:m2", "a"), "read")).contains("m1", "m2", "a");
+        assertThat(words(operands("touch", "-r", "ref", "new"), "read")).containsExactly("ref");
+    }
+
+    @Test
+    void fileNameListsAndStandardInputAreUnknown() {
+        assertThat(words(operands("wc", "--files0-from=-"), "read")).containsExactly("?");
+        assertThat(words(operands("wc", "--files0-from=list"), "read")).containsExactly("list", "?");
+        assertThat(words(operands("file", "-f", "-"), "read")).containsExactly("?");
+        assertThat(words(operands("md5sum", "-c", "sums"), "read")).containsExactly("sums", "?");
+        assertThat(words(operands("md5sum", "-c"), "read")).containsExactly("?");
+        assertThat(words(operands("find", ".", "-files0-from", "l"), "read")).contains("l", "?");
+        assertThat(words(operands("strings", "@resp", "a"), "read")).containsExactly("resp", "?", "a");
+        assertThat(words(operands("cat", "-"), "read")).isEmpty();
+    }
+
+    @Test
+    void writtenOperandsAndOptions() {
+        assertThat(words(operands("sort", "-o", "out", "in"), "write")).containsExactly("out");
+        assertThat(words(operands("uniq", "-c", "in", "out"), "write")).containsExactly("out");
+        assertThat(words(operands("uniq", "-f", "1", "in"), "write")).isEmpty();
+        assertThat(words(operands("uniq", "in", "-"), "write")).isEmpty();
+        assertThat(words(operands("xxd", "in", "out"), "write")).containsExactly("out");
+        assertThat(words(operands("sed", "--i", "s/a/b/", "f"), "write")).containsExactly("f");
+    }
+
+    @Test
+    void followingTraversalsMarkTheirOperandsAndTheWorkingDirectory() {
+        assertThat(operands("grep", "-r", "x", "d").stream().anyMatch(ProgramTable.Operand::followsInto)).isFalse();
+        assertThat(operands("grep", "-iR", "x").stream().filter(ProgramTable.Operand::followsInto)
+                .map(o -> o.arg().text())).containsExactly(".");
+        assertThat(operands("ls", "-l", "-R").stream().anyMatch(ProgramTable.Operand::followsInto)).isFalse();
+        assertThat(operands("ls", "-lLR", "d").stream().filter(ProgramTable.Operand::followsInto)
+                .map(o -> o.arg().text())).containsExactly("d", ".");
+        assertThat(operands("find", "-L", "d").stream().filter(ProgramTable.Operand::followsInto)
+                .map(o -> o.arg().text())).contains("d");
+        assertThat(operands("find", "d", "-follow").stream().anyMatch(ProgramTable.Operand::followsInto)).isTrue();
+        assertThat(operands("diff", "d2", "d3").stream().allMatch(ProgramTable.Operand::followsInto)).isTrue();
+        assertThat(operands("diff", "--no-dereference", "d2", "d3").stream()
+                .anyMatch(ProgramTable.Operand::followsInto)).isFalse();
+    }
+
+    @Test
+    void aRunTimeWordThatMayBeAnOptionMakesAnUnknownPath() {
+        List<Arg> args = List.of(Arg.literal("wc"), Arg.unknown("$o"));
+        assertThat(ProgramTable.operands(ProgramTable.programs().get("wc"), args).stream()
+                .anyMatch(o -> !o.arg().known())).isTrue();
+    }
+
+    @Test
+    void findPathsStayInsideOnlyForNonLinkTypesWithoutFollowing() {
+        assertThat(stay("find . -type f -name x -exec cat {} ;", 7)).isTrue();
+        assertThat(stay("find . -type f,d -exec cat {} ;", 5)).isTrue();
+        assertThat(stay("find . -name x -exec cat {} ;", 5)).isFalse();
+        assertThat(stay("find . -type l -exec cat {} ;", 5)).isFalse();
+        assertThat(stay("find . -xtype f -exec cat {} ;", 5)).isFalse();
+        assertThat(stay("find -L . -type f -exec cat {} ;", 6)).isFalse();
+        assertThat(stay("find . -type f -follow -exec cat {} ;", 6)).isFalse();
+        assertThat(stay("find . -type f -o -name x -exec cat {} ;", 8)).isFalse();
+        assertThat(stay("find . ! -type d -exec cat {} ;", 6)).isFalse();
+    }
+
+    private static boolean stay(String command, int payloadFrom) {
+        List<Arg> args = Arrays.stream(command.split(" ")).map(Arg::literal).toList();
+        assertThat(args.get(payloadFrom - 1).text()).startsWith("-exec");
+        return FactExtractor.findPathsStayInside(args, payloadFrom);
+    }
+
+    @Test
+    void loopWordsAreSubstitutedIntoWords() {
+        Map<String, List<Arg>> loops = Map.of("d", List.of(Arg.literal(".git"), Arg.literal("sub")),
+                "e", List.of(Arg.literal("a b")));
+        assertThat(PathResolver.substituted(List.of(new Arg.Piece(null, "d", false), new Arg.Piece("/config", null,
+                false)), loops)).containsExactly(".git/config", "sub/config");
+        // an unquoted value with white space would be split: not substituted
+        assertThat(PathResolver.substituted(List.of(new Arg.Piece(null, "e", false)), loops)).isNull();
+        assertThat(PathResolver.substituted(List.of(new Arg.Piece(null, "e", true)), loops)).containsExactly("a b");
+        assertThat(PathResolver.substituted(List.of(new Arg.Piece(null, "x", true)), loops)).isNull();
+    }
+
+    @Test
+    void everyOptionTheTableNamesIsOneTheProgramLists() throws Exception {
+        JsonNode root;
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream("rules/programs.json")) {
+            root = new ObjectMapper().readTree(in);
+        }
+        List<String> missing = new ArrayList<>();
+        int checked = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getKey().startsWith("_")) continue;
+            List<String> spellings = new ArrayList<>();
+            e.getValue().path("options").fieldNames().forEachRemaining(k -> spellings.addAll(List.of(k.split("\\|"))));
+            for (JsonNode f : e.getValue().path("follows")) {
+                for (String g : f.asText().split(" \\+ ")) spellings.addAll(List.of(g.trim().split("\\|")));
+            }
+            if (e.getValue().hasNonNull("followsDirectories")) spellings.add(e.getValue().get("followsDirectories").asText());
+            if (spellings.isEmpty()) continue;
+            String help = help(e.getKey());
+            if (help == null) continue;
+            help += man(e.getKey()) + (e.getKey().equals("git") ? man("git-diff") : "");
+            if (e.getKey().endsWith("awk") && !help(e.getKey(), "--version").contains("GNU Awk")) continue;
+            checked++;
+            for (String s : spellings) {
+                if (!Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(s) + "([\\s,=\\[\\]]|$)", Pattern.MULTILINE)
+                        .matcher(help).find()) missing.add(e.getKey() + " " + s);
+            }
+        }
+        assertThat(missing).isEmpty();
+        org.junit.jupiter.api.Assumptions.assumeTrue(checked > 0, "none of the programs is installed");
+    }
+
+    /** The program's man page as text (roff's {@code \-} read as {@code -}), or "" when it is not installed. */
+    private static String man(String page) throws Exception {
+        Path p = Path.of("/usr/share/man/man1", page + ".1.gz");
+        if (!Files.isRegularFile(p)) return "";
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(p))) {
+            return "\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\\-", "-");
+        }
+    }
+
+    private static String help(String program) throws Exception {
+        return help(program, "--help");
+    }
+
+    /** The program's output for one option, or null when it is not installed. */
+    private static String help(String program, String option) throws Exception {
+        boolean found = false;
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) found = true;
+        }
+        if (!found) return null;
+        Process p = new ProcessBuilder(program, option).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(10, TimeUnit.SECONDS)) p.destroyForcibly();
+        return out;
+    }
+}
