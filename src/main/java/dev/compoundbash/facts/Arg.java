@@ -31,9 +31,23 @@ import java.util.List;
  *                 else null
  * @param homeSuffix when the word is the home directory followed by static text ({@code ~}, {@code ~/x},
  *                 {@code $HOME/x}, {@code "${HOME}"/x}), that text ({@code ""}, {@code "/x"}); else null
+ * @param shape    what the word may become, as text in which {@link #UNKNOWN} stands for any text (spaces and
+ *                 several words included, or none): the literal pieces in order, each expansion, glob character
+ *                 or spliced text an {@code UNKNOWN} ({@code p$x} is {@code "p\0"}); equal to {@code text} for a
+ *                 static word; deny and ask rules are matched against it by {@code BashPattern.mayMatch}
  */
 public record Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
-                  boolean many, boolean lead, boolean spliced, String variable, String homeSuffix) {
+                  boolean many, boolean lead, boolean spliced, String variable, String homeSuffix, String shape) {
+
+    /** In a {@link #shape()}, any text (bash words hold no NUL byte, so it never stands for itself). */
+    public static final char UNKNOWN = '\0';
+
+    /** The shape a word with these properties has when nothing more is known: its prefix, then anything. */
+    public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
+               boolean many, boolean lead, boolean spliced, String variable, String homeSuffix) {
+        this(text, isStatic, glob, brace, prefix, known, many, lead, spliced, variable, homeSuffix,
+                known ? prefix : prefix + UNKNOWN);
+    }
 
     /** A word no wrapper splices into, with no variable or home-directory form. */
     public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
@@ -74,8 +88,15 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
      */
     public Arg splicedAt(String replace) {
         String pre = text.substring(0, Math.max(0, text.indexOf(replace)));
+        StringBuilder shape = new StringBuilder();
+        int from = 0;
+        for (int at = text.indexOf(replace); at >= 0 && !replace.isEmpty(); at = text.indexOf(replace, from)) {
+            shape.append(text, from, at).append(UNKNOWN);
+            from = at + replace.length();
+        }
+        shape.append(text.substring(from));
         return new Arg(text, false, false, false, pre, false, false, !pre.isEmpty() && pre.charAt(0) != '-', true,
-                null, null);
+                null, null, shape.toString());
     }
 
     /**
@@ -103,7 +124,7 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
             lead = Boolean.TRUE.equals(b.lead);
         }
         return new Arg(v.text(), v.isStatic(), v.glob(), v.braceExpansion(), pre, b.known && !b.many, b.many, lead,
-                false, variable(word.parts()), homeSuffix(word.parts()));
+                false, variable(word.parts()), homeSuffix(word.parts()), b.shape());
     }
 
     /** The one simple variable the parts consist of, or null. */
@@ -191,14 +212,25 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
         boolean many = false;
         boolean split = false;    // an unquoted expansion: later fields are arbitrary
         Boolean lead = null;      // decided by a leading non-literal part
+        final StringBuilder shape = new StringBuilder();
 
         void stop() {
             open = false;
             known = false;
+            unknown();
+        }
+
+        void unknown() {
+            if (shape.length() == 0 || shape.charAt(shape.length() - 1) != UNKNOWN) shape.append(UNKNOWN);
         }
 
         void text(String s) {
             if (open) prefix.append(s);
+            shape.append(s);
+        }
+
+        String shape() {
+            return shape.toString();
         }
 
         void parts(List<WordPart> parts, boolean quoted) {
@@ -263,9 +295,26 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
                     continue;
                 }
                 if (c == '*' || c == '?' || c == '[' || c == '{') {
-                    // Pathname or brace expansion: several words, all starting with the prefix so far.
+                    // Pathname or brace expansion: several words, all starting with the prefix so far. In the
+                    // shape, * and ? become any text; after [ or { the rest of this literal does too (a bracket
+                    // expression or an unexpanded brace form stands for text not known here).
                     many = true;
                     stop();
+                    if (c == '[' || c == '{') return;
+                    for (i++; i < raw.length(); i++) {
+                        char d = raw.charAt(i);
+                        if (d == '[' || d == '{') return;
+                        if (d == '*' || d == '?') {
+                            unknown();
+                        } else if (d == '\\') {
+                            if (i + 1 < raw.length()) {
+                                char n = raw.charAt(++i);
+                                if (n != '\n') shape.append(n);
+                            }
+                        } else {
+                            shape.append(d);
+                        }
+                    }
                     return;
                 }
                 text(String.valueOf(c));
