@@ -361,6 +361,7 @@ public final class FactExtractor {
             }
             if (u != null) unwrap(sc, u, args, dyn, top, s.redirections());
             if (stdin != null) stdinScriptPayload(sc, stdin, top, sc.getAssignments());
+            else if (u == null && !dyn[0]) hiddenScript(sc, argv, dyn);
             // Expansions inside the words run too, nested (once per word brace expansion makes).
             int savedCommand = currentCommand;
             currentCommand = id;
@@ -853,6 +854,40 @@ public final class FactExtractor {
             }
         }
         return lastStdin(redirections);
+    }
+
+    /**
+     * A shell that reads its script from standard input that is no static here-document or here-string (a pipe, a
+     * file, the terminal: {@code echo 'rm -rf y' | bash}), or {@code source}/{@code .} of a file named only at run
+     * time ({@code . <(echo cmd)}, {@code source "$f"}, {@code . /dev/stdin} from a pipe): code the hook cannot read
+     * runs. It gets an unreadable {@link Wrapper} (wrappers.drl asks while deny or ask rules are in force); the
+     * command keeps its role, so an allow rule for it judges it as before.
+     */
+    private void hiddenScript(SubCommand sc, List<String> argv, boolean[] dyn) {
+        String base = sc.getBaseName();
+        String kind = null;
+        if (base.equals("source") || base.equals(".")) {
+            int i = 1;
+            if (i < argv.size() && argv.get(i).equals("--")) i++;
+            if (i < argv.size() && (dyn[i] || STDIN_FILES.contains(argv.get(i)))) kind = base + " " + argv.get(i);
+        } else if (SHELLS.contains(base)) {
+            kind = base + " <stdin";
+            for (int i = 1; i < argv.size(); i++) {
+                String a = argv.get(i);
+                if (a.equals("-s")) break;
+                if (!dyn[i] && STDIN_FILES.contains(a)) break;
+                if (dyn[i] || !(a.startsWith("-") || a.startsWith("+"))) {
+                    kind = null; // a script file operand, or -c (a wrapper)
+                    break;
+                }
+                if (a.startsWith("-") && !a.startsWith("--") && a.indexOf('c') > 0) {
+                    kind = null;
+                    break;
+                }
+            }
+        }
+        if (kind == null) return;
+        wrappers.add(new Wrapper(nextId++, kind, sc.getId(), -1, false, false, false));
     }
 
     /** The here-document or here-string that is standard input at the end of {@code redirections}, or null. */

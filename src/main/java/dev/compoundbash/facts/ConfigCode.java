@@ -1,0 +1,228 @@
+package dev.compoundbash.facts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Configuration given on the command line that makes a program run code the command does not show as a command:
+ * {@code git -c core.fsmonitor='rm -rf y' status}, {@code git -c diff.external=...}, {@code git -c alias.x='!cmd'},
+ * {@code GIT_PAGER=... git log}, {@code make --eval='x:;cmd'}, {@code make SHELL=/tmp/sh}, {@code make -f -}. The
+ * keys, options and variables are data ({@code rules/config-code.json}, from git-config(1), git(1) and make(1)).
+ * The program becomes a wrapper ({@link WrapperGrammar.Unwrapped}) whose payloads are every static shell value, read
+ * as a script (deny and ask rules judge its commands, as for {@code sh -c}), and one payload that cannot be read (the
+ * program runs the code with arguments of its own, or runs programs and files named there), so it is never approved.
+ */
+public final class ConfigCode {
+    private static volatile JsonNode table;
+
+    private ConfigCode() {
+    }
+
+    private static JsonNode table() {
+        JsonNode t = table;
+        if (t != null) return t;
+        try (InputStream in = ConfigCode.class.getClassLoader().getResourceAsStream("rules/config-code.json")) {
+            if (in == null) throw new IllegalStateException("missing resource rules/config-code.json");
+            t = new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rules/config-code.json", e);
+        }
+        table = t;
+        return t;
+    }
+
+    private static boolean listed(JsonNode list, String key) {
+        for (JsonNode n : list) if (matches(n.asText(), key)) return true;
+        return false;
+    }
+
+    /** A table key with {@code *} standing for one dotted part (or, at the end of a name, any suffix). */
+    private static boolean matches(String pattern, String key) {
+        if (pattern.endsWith("_*")) return key.startsWith(pattern.substring(0, pattern.length() - 1));
+        String[] p = pattern.split("\\.", -1);
+        if (p.length == 2 && p[1].equals("*")) return key.startsWith(p[0] + ".") && key.length() > p[0].length() + 1;
+        if (p.length != 3) return pattern.equals(key);
+        if (!key.startsWith(p[0] + ".")) return false;
+        int last = key.lastIndexOf('.');
+        return last > p[0].length() && key.substring(last + 1).equals(p[2]);
+    }
+
+    /**
+     * {@code git}'s options before its subcommand and its environment prefix.
+     *
+     * @param a           the words, {@code git} first
+     * @param environment the command's {@code NAME=VALUE} prefix words, as written
+     * @return the wrapper reading, or null when nothing there runs code
+     */
+    static WrapperGrammar.Unwrapped git(List<Arg> a, List<String> environment) {
+        JsonNode g = table().path("git");
+        List<WrapperGrammar.Payload> payloads = new ArrayList<>();
+        boolean hidden = false;
+        for (String w : environment) {
+            int eq = w.indexOf('=');
+            if (eq <= 0) continue;
+            String name = w.substring(0, eq);
+            String value = w.substring(eq + 1);
+            if (listed(g.path("environment-script"), name)) {
+                hidden = true;
+                if (!value.isEmpty() && value.chars().noneMatch(c -> "'\"$`\\".indexOf(c) >= 0)) {
+                    payloads.add(new WrapperGrammar.Payload(0, 1, true, WrapperGrammar.SCRIPT, List.of(value),
+                            List.of()));
+                }
+            } else if (listed(g.path("environment-other"), name)) {
+                hidden = true;
+            }
+        }
+        int i = 1;
+        while (i < a.size()) {
+            Arg w = a.get(i);
+            if (!w.known()) {
+                // an option only known at run time may be -c with any configuration
+                if (w.mayBeOption()) hidden = true;
+                break;
+            }
+            String t = w.prefix();
+            int eq = t.indexOf('=');
+            String option = t.startsWith("--") && eq > 0 ? t.substring(0, eq) : t;
+            if (t.equals("-c")) {
+                if (i + 1 < a.size()) hidden |= config(g, a.get(i + 1), i + 1, payloads);
+                i += 2;
+            } else if (listed(g.path("options"), option)) {
+                if (!option.equals("--exec-path") || eq > 0 || i + 1 < a.size() && option.equals("--config-env")) {
+                    hidden = true;
+                }
+                i += option.equals(t) && option.equals("--config-env") ? 2 : 1;
+            } else if (GlobalOptions.isFlag("git", t)) {
+                i++;
+            } else if (GlobalOptions.takesValue("git", option)) {
+                i += option.equals(t) ? 2 : 1;
+            } else if (t.length() > 2 && t.charAt(0) == '-' && t.charAt(1) != '-'
+                    && GlobalOptions.takesValue("git", t.substring(0, 2))) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (!hidden) return null;
+        payloads.add(new WrapperGrammar.Payload(a.size(), a.size(), false));
+        return new WrapperGrammar.Unwrapped("git config", List.copyOf(payloads), false, false, List.of(), List.of(),
+                false, false, List.of(), false);
+    }
+
+    /** One {@code -c KEY=VALUE} word; true when it may run code. */
+    private static boolean config(JsonNode g, Arg w, int index, List<WrapperGrammar.Payload> payloads) {
+        String text = w.known() ? w.prefix() : w.prefix();
+        int eq = text.indexOf('=');
+        if (!w.known() && eq < 0) return true; // the key itself only known at run time
+        String key = (eq < 0 ? text : text.substring(0, eq)).toLowerCase(Locale.ROOT);
+        String value = eq < 0 ? "" : text.substring(eq + 1);
+        boolean script = listed(g.path("script"), key);
+        boolean shellAlias = key.startsWith("alias.") && (value.startsWith("!") || !w.known() && value.isEmpty());
+        if (!script && !shellAlias && !listed(g.path("other"), key)) return false;
+        if (w.known() && (script || shellAlias)) {
+            String code = shellAlias ? value.substring(1) : value;
+            if (!code.isBlank()) {
+                payloads.add(new WrapperGrammar.Payload(index, index + 1, true, WrapperGrammar.SCRIPT, List.of(code),
+                        List.of()));
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code make}'s {@code --eval} text, {@code SHELL=} variables and a makefile read from standard input.
+     *
+     * @param a the words, {@code make} first
+     * @return the wrapper reading, or null when nothing there runs code
+     */
+    static WrapperGrammar.Unwrapped make(List<Arg> a) {
+        JsonNode m = table().path("make");
+        List<WrapperGrammar.Payload> payloads = new ArrayList<>();
+        boolean hidden = false;
+        for (int i = 1; i < a.size(); i++) {
+            Arg w = a.get(i);
+            String t = w.prefix();
+            if (!w.known()) {
+                // a word only known at run time may be --eval=..., SHELL=... or -f -
+                hidden = true;
+                continue;
+            }
+            int eq = t.indexOf('=');
+            String option = t.startsWith("--") && eq > 0 ? t.substring(0, eq) : t;
+            if (listed(m.path("eval"), option) || t.startsWith("-E") && t.length() > 2) {
+                hidden = true;
+                String text = null;
+                int at = i;
+                if (option.equals(t) && t.length() == 2 || option.equals("--eval") && eq < 0) {
+                    if (i + 1 < a.size() && a.get(i + 1).known()) text = a.get(i + 1).prefix();
+                    at = ++i;
+                } else {
+                    text = t.startsWith("-E") ? t.substring(2) : t.substring(eq + 1);
+                }
+                if (text != null) for (String s : makefileShell(text)) {
+                    payloads.add(new WrapperGrammar.Payload(at, at + 1, true, WrapperGrammar.SCRIPT, List.of(s),
+                            List.of()));
+                }
+            } else if (listed(m.path("makefile"), option) || t.startsWith("-f") && t.length() > 2) {
+                String file = eq > 0 && t.startsWith("--") ? t.substring(eq + 1)
+                        : t.length() > 2 && !t.startsWith("--") ? t.substring(2)
+                        : i + 1 < a.size() ? (a.get(i + 1).known() ? a.get(i + 1).prefix() : null) : "";
+                if (file == null || file.equals("-") || file.startsWith("/dev/") || file.startsWith("/proc/")) {
+                    hidden = true;
+                }
+                if (t.equals(option) && t.length() == 2 || option.equals(t) && t.startsWith("--") && eq < 0) i++;
+            } else if (!t.startsWith("-") && eq > 0) {
+                String name = t.substring(0, eq).replaceAll("[:+?!]+$", "");
+                if (listed(m.path("variables"), name)) hidden = true;
+            }
+        }
+        if (!hidden) return null;
+        payloads.add(new WrapperGrammar.Payload(a.size(), a.size(), false));
+        return new WrapperGrammar.Unwrapped("make", List.copyOf(payloads), false, false, List.of(), List.of(),
+                false, false, List.of(), false);
+    }
+
+    /**
+     * The shell commands in makefile text, as far as they can be found without make: each recipe line (after a rule's
+     * {@code ;} or a leading tab, its {@code @ - +} prefixes removed, {@code $$} read as {@code $}) and the text of
+     * every {@code $(shell ...)}.
+     */
+    static List<String> makefileShell(String text) {
+        List<String> out = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            String recipe = null;
+            if (line.startsWith("\t")) {
+                recipe = line.substring(1);
+            } else {
+                int colon = line.indexOf(':');
+                int semi = colon < 0 ? -1 : line.indexOf(';', colon);
+                if (semi > 0) recipe = line.substring(semi + 1);
+            }
+            if (recipe != null) {
+                recipe = recipe.replaceFirst("^[\\s@+-]+", "").replace("$$", "$");
+                if (!recipe.isBlank()) out.add(recipe);
+            }
+        }
+        for (int at = text.indexOf("$(shell "); at >= 0; at = text.indexOf("$(shell ", at + 1)) {
+            int depth = 0;
+            int end = -1;
+            for (int k = at + 1; k < text.length(); k++) {
+                char c = text.charAt(k);
+                if (c == '(') depth++;
+                else if (c == ')' && --depth == 0) {
+                    end = k;
+                    break;
+                }
+            }
+            out.add(text.substring(at + 8, end < 0 ? text.length() : end));
+        }
+        return out;
+    }
+}
