@@ -1539,7 +1539,7 @@ public final class WrapperGrammar {
     private static Unwrapped sg(List<Arg> a) {
         int i = 1;
         if (i < a.size() && is(a.get(i), "-")) i++;
-        if (i < a.size() && !a.get(i).known()) return unreadable("sg", a, i, true);
+        if (i < a.size() && a.get(i).many()) return unreadable("sg", a, i, true);
         i++; // the group
         if (i < a.size() && is(a.get(i), "-c")) i++;
         if (i >= a.size()) return unreadable("sg", a, a.size(), true);
