@@ -83,14 +83,20 @@ public final class ConfigCode {
         int i = 1;
         while (i < a.size()) {
             Arg w = a.get(i);
-            if (!w.known()) {
-                // an option only known at run time may be -c with any configuration
-                if (w.mayBeOption()) hidden = true;
-                break;
-            }
             String t = w.prefix();
             int eq = t.indexOf('=');
             String option = t.startsWith("--") && eq > 0 ? t.substring(0, eq) : t;
+            if (!w.known()) {
+                if (t.startsWith("--") && eq > 0 && !w.many()) {
+                    // --git-dir="$d": a known option with a value only known at run time
+                    if (listed(g.path("options"), option)) hidden = true;
+                    i++;
+                    continue;
+                }
+                // a word only known at run time where an option may stand may be -c with any configuration
+                if (w.mayBeOption()) hidden = true;
+                break;
+            }
             if (t.equals("-c")) {
                 if (i + 1 < a.size()) hidden |= config(g, a.get(i + 1), i + 1, payloads);
                 i += 2;
@@ -150,8 +156,9 @@ public final class ConfigCode {
             Arg w = a.get(i);
             String t = w.prefix();
             if (!w.known()) {
-                // a word only known at run time may be --eval=..., SHELL=... or -f -
-                hidden = true;
+                // a word only known at run time may be --eval=..., SHELL=... or -f -, unless its known start rules
+                // that out: -j$(nproc), --jobs=$n, V=$x
+                hidden |= mayRunCode(m, w);
                 continue;
             }
             int eq = t.indexOf('=');
@@ -185,8 +192,33 @@ public final class ConfigCode {
         }
         if (!hidden) return null;
         payloads.add(new WrapperGrammar.Payload(a.size(), a.size(), false));
-        return new WrapperGrammar.Unwrapped("make", List.copyOf(payloads), false, false, List.of(), List.of(),
+        return new WrapperGrammar.Unwrapped("make config", List.copyOf(payloads), false, false, List.of(), List.of(),
                 false, false, List.of(), false);
+    }
+
+    /** A make word only known at run time that may be an option or a variable definition running code. */
+    private static boolean mayRunCode(JsonNode m, Arg w) {
+        String t = w.prefix();
+        if (w.many()) return true;
+        int eq = t.indexOf('=');
+        if (t.startsWith("--") && eq > 0) {
+            String option = t.substring(0, eq);
+            return listed(m.path("eval"), option) || listed(m.path("makefile"), option);
+        }
+        if (t.length() >= 2 && t.charAt(0) == '-' && t.charAt(1) != '-') {
+            // a short option cluster: only -E and -f take code or a makefile
+            for (int k = 1; k < t.length(); k++) {
+                char c = t.charAt(k);
+                if (c == 'E' || c == 'f') return true;
+                if ("jlCIoW".indexOf(c) >= 0) return false; // the rest is that option's value
+            }
+            return true;
+        }
+        if (eq > 0 && !t.startsWith("-")) {
+            String name = t.substring(0, eq).replaceAll("[:+?!]+$", "");
+            return listed(m.path("variables"), name);
+        }
+        return true;
     }
 
     /**
