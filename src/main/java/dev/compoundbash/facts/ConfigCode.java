@@ -116,23 +116,124 @@ public final class ConfigCode {
                 break;
             }
         }
+        if (i < a.size() && a.get(i).known()) hidden |= subcommand(g, a, i, payloads);
         if (!hidden) return null;
         payloads.add(new WrapperGrammar.Payload(a.size(), a.size(), false));
         return new WrapperGrammar.Unwrapped("git config", List.copyOf(payloads), false, false, List.of(), List.of(),
                 false, false, List.of(), false);
     }
 
+    /**
+     * A git subcommand that runs a shell command given to it, or writes configuration that runs code
+     * ({@code subcommands} in the table); true when it may run code.
+     */
+    private static boolean subcommand(JsonNode g, List<Arg> a, int at, List<WrapperGrammar.Payload> payloads) {
+        JsonNode sub = g.path("subcommands").path(a.get(at).prefix());
+        if (sub.isMissingNode()) return false;
+        boolean hidden = false;
+        if (sub.path("config-write").asBoolean(false)) {
+            List<Integer> operands = new ArrayList<>();
+            for (int k = at + 1; k < a.size(); k++) {
+                Arg w = a.get(k);
+                if (!w.known()) {
+                    if (w.mayBeOption() || w.many()) return true;
+                    operands.add(k);
+                    continue;
+                }
+                String t = w.prefix();
+                if (t.startsWith("-")) {
+                    if (listed(sub.path("valued"), t)) k++;
+                    continue;
+                }
+                if (operands.isEmpty() && (t.equals("set") || t.equals("add")) && k == at + 1) continue;
+                operands.add(k);
+            }
+            if (operands.size() < 2) return false;
+            Arg key = a.get(operands.get(0));
+            Arg value = a.get(operands.get(1));
+            if (!key.known()) return true;
+            return config(g, key.prefix(), value.known() ? value.prefix() : null, operands.get(1), payloads);
+        }
+        String words = sub.path("words-script").asText("");
+        for (int k = at + 1; k < a.size(); k++) {
+            Arg w = a.get(k);
+            String t = w.prefix();
+            int eq = t.indexOf('=');
+            String option = t.startsWith("--") && eq > 0 ? t.substring(0, eq) : t;
+            if (!words.isEmpty() && w.known() && t.equals(words)) {
+                int from = k + 1;
+                while (from < a.size() && a.get(from).known() && listed(sub.path("skip"), a.get(from).prefix())) from++;
+                if (from >= a.size()) return false;
+                StringBuilder script = new StringBuilder();
+                boolean known = true;
+                for (int j = from; j < a.size(); j++) {
+                    known &= a.get(j).known();
+                    if (j > from) script.append(' ');
+                    script.append(a.get(j).prefix());
+                }
+                if (known) payloads.add(new WrapperGrammar.Payload(from, from + 1, true, WrapperGrammar.SCRIPT,
+                        List.of(script.toString()), List.of()));
+                return true;
+            }
+            if (!w.known() && option.equals(t)) {
+                // an option only known at run time may be one that runs code
+                if (w.mayBeOption() && (sub.has("option-script") || sub.has("option-config"))) hidden = true;
+                continue;
+            }
+            boolean script = listed(sub.path("option-script"), option);
+            boolean config = listed(sub.path("option-config"), option);
+            boolean other = listed(sub.path("option-other"), option);
+            String attachedShort = null;
+            if (!script && !config && !other && t.length() > 2 && t.charAt(0) == '-' && t.charAt(1) != '-') {
+                String flag = t.substring(0, 2);
+                if (listed(sub.path("option-script"), flag)) {
+                    script = true;
+                    attachedShort = t.substring(2);
+                }
+            }
+            if (!script && !config && !other) continue;
+            hidden = true;
+            int vi = k;
+            String value;
+            if (attachedShort != null) {
+                value = w.known() ? attachedShort : null;
+            } else if (eq > 0 && t.startsWith("--")) {
+                value = w.known() ? t.substring(eq + 1) : null;
+            } else {
+                vi = ++k;
+                value = vi < a.size() && a.get(vi).known() ? a.get(vi).prefix() : null;
+            }
+            if (value == null || other) continue;
+            if (config) {
+                int e = value.indexOf('=');
+                config(g, (e < 0 ? value : value.substring(0, e)), e < 0 ? "" : value.substring(e + 1), vi, payloads);
+            } else if (!value.isBlank()) {
+                payloads.add(new WrapperGrammar.Payload(vi, vi + 1, true, WrapperGrammar.SCRIPT, List.of(value),
+                        List.of()));
+            }
+        }
+        return hidden;
+    }
+
     /** One {@code -c KEY=VALUE} word; true when it may run code. */
     private static boolean config(JsonNode g, Arg w, int index, List<WrapperGrammar.Payload> payloads) {
-        String text = w.known() ? w.prefix() : w.prefix();
+        String text = w.prefix();
         int eq = text.indexOf('=');
         if (!w.known() && eq < 0) return true; // the key itself only known at run time
-        String key = (eq < 0 ? text : text.substring(0, eq)).toLowerCase(Locale.ROOT);
-        String value = eq < 0 ? "" : text.substring(eq + 1);
+        return config(g, eq < 0 ? text : text.substring(0, eq), !w.known() ? null : eq < 0 ? "" : text.substring(eq + 1),
+                index, payloads);
+    }
+
+    /** A configuration {@code key} given {@code value} (null when only known at run time); true when it may run code. */
+    private static boolean config(JsonNode g, String rawKey, String value, int index,
+                                  List<WrapperGrammar.Payload> payloads) {
+        String key = rawKey.toLowerCase(Locale.ROOT);
+        boolean known = value != null;
+        if (value == null) value = "";
         boolean script = listed(g.path("script"), key);
-        boolean shellAlias = key.startsWith("alias.") && (value.startsWith("!") || !w.known() && value.isEmpty());
+        boolean shellAlias = key.startsWith("alias.") && (value.startsWith("!") || !known);
         if (!script && !shellAlias && !listed(g.path("other"), key)) return false;
-        if (w.known() && (script || shellAlias)) {
+        if (known && (script || shellAlias)) {
             String code = shellAlias ? value.substring(1) : value;
             if (!code.isBlank()) {
                 payloads.add(new WrapperGrammar.Payload(index, index + 1, true, WrapperGrammar.SCRIPT, List.of(code),

@@ -61,6 +61,7 @@ public final class ProgramReadings {
             case "make-operands" -> makeOperands(name, argv);
             case "npm-commands" -> npmCommands(name, entry, argv);
             case "git-config" -> gitConfig(name, argv);
+            case "cargo-commands" -> cargoCommands(name, entry, argv);
             default -> List.<List<String>>of();
         });
         out.removeIf(argv::equals);
@@ -221,6 +222,56 @@ public final class ProgramReadings {
             List<String> r = new ArrayList<>();
             r.add(argv.get(0));
             r.addAll(words);
+            r.addAll(rest);
+            out.add(r);
+        }
+        return out;
+    }
+
+    private static List<List<String>> cargoCommands(String name, JsonNode entry, List<String> argv) {
+        List<String> words = new ArrayList<>(argv);
+        List<List<String>> out = new ArrayList<>();
+        if (words.size() > 1 && words.get(1).startsWith("+")) {
+            words.remove(1); // cargo +nightly publish: the toolchain, then cargo's own words
+            out.add(List.copyOf(words));
+        }
+        Map<String, String> aliases = new HashMap<>();
+        entry.path("aliases").fields().forEachRemaining(e -> aliases.put(e.getKey(), e.getValue().asText()));
+        int i = 1;
+        boolean any = false;
+        while (i < words.size()) {
+            String w = words.get(i);
+            if (w.equals("--config") && i + 1 < words.size() || w.startsWith("--config=")) {
+                String c = w.equals("--config") ? words.get(i + 1) : w.substring(9);
+                if (c.indexOf(Arg.UNKNOWN) >= 0) any = true;
+                int eq = c.indexOf('=');
+                if (eq > 0 && c.startsWith("alias.")) {
+                    String v = c.substring(eq + 1).replaceAll("[\\[\\]\"',]", " ").trim();
+                    aliases.put(c.substring(6, eq).trim(), v);
+                }
+                i += w.equals("--config") ? 2 : 1;
+            } else if (GlobalOptions.isFlag(name, w)) {
+                i++;
+            } else if (GlobalOptions.takesValue(name, w)) {
+                i += 2;
+            } else if (w.startsWith("--") && w.contains("=")) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (i >= words.size()) return out;
+        List<String> rest = words.subList(i + 1, words.size());
+        if (any) {
+            List<String> r = new ArrayList<>(List.of(words.get(0), ANY));
+            r.addAll(rest);
+            out.add(r);
+        }
+        String value = aliases.get(words.get(i));
+        if (value != null) {
+            List<String> r = new ArrayList<>();
+            r.add(words.get(0));
+            for (String v : value.split("\\s+")) if (!v.isEmpty()) r.add(v);
             r.addAll(rest);
             out.add(r);
         }
