@@ -876,7 +876,12 @@ public final class FactExtractor {
                 String a = argv.get(i);
                 if (a.equals("-s")) break;
                 if (!dyn[i] && STDIN_FILES.contains(a)) break;
-                if (dyn[i] || !(a.startsWith("-") || a.startsWith("+"))) {
+                if (dyn[i] || a.startsWith("/dev/fd/") || a.startsWith("/proc/")) {
+                    // a script file named only at run time: bash <(curl ...), sh "$f"
+                    kind = base + " " + a;
+                    break;
+                }
+                if (!(a.startsWith("-") || a.startsWith("+"))) {
                     kind = null; // a script file operand, or -c (a wrapper)
                     break;
                 }

@@ -226,6 +226,7 @@ public final class WrapperGrammar {
             case "git" -> ConfigCode.git(a, environment);
             case "make", "gmake" -> ConfigCode.make(a);
             case "sg" -> sg(a);
+            case "busybox" -> busybox(a);
             default -> null;
         };
     }
@@ -1528,6 +1529,19 @@ public final class WrapperGrammar {
         }
         return new Unwrapped("doas", List.of(new Payload(p.end(), a.size(), true)), false, false, List.of(), List.of(),
                 true, false, List.of(), false);
+    }
+
+    /**
+     * {@code busybox APPLET [ARGS...]} runs the applet named by its first argument (BusyBox multi-call binary,
+     * busybox(1)); {@code busybox} alone or with an option ({@code --list}, {@code --help}) runs none.
+     */
+    private static Unwrapped busybox(List<Arg> a) {
+        if (a.size() < 2) return null;
+        Arg applet = a.get(1);
+        if (applet.known() && applet.prefix().startsWith("-")) return null;
+        // its applets are not the programs the tiers know: approved only with an allow rule of its own
+        return new Unwrapped("busybox", List.of(new Payload(1, a.size(), true)), false, false, List.of(), List.of())
+                .withOwnRule();
     }
 
     /**
