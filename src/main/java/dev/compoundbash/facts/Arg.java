@@ -34,10 +34,17 @@ import java.util.List;
  * @param pieces   when the word is made of static text and plain variables only ({@code $d/config},
  *                 {@code "${d}"/x.$e}), its pieces in order, so a variable of known values (a loop's words) can be
  *                 substituted; else null
+ * @param shape    what the word may become, as text in which {@link #UNKNOWN} stands for any text (spaces and
+ *                 several words included, or none): the literal pieces in order, each expansion, glob character
+ *                 or spliced text an {@code UNKNOWN} ({@code p$x} is {@code "p\0"}); equal to {@code text} for a
+ *                 static word; deny and ask rules are matched against it by {@code BashPattern.mayMatch}
  */
 public record Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
                   boolean many, boolean lead, boolean spliced, String variable, String homeSuffix,
-                  List<Piece> pieces) {
+                  List<Piece> pieces, String shape) {
+
+    /** In a {@link #shape()}, any text (bash words hold no NUL byte, so it never stands for itself). */
+    public static final char UNKNOWN = '\0';
 
     /**
      * A piece of a word made of static text and variables: literal text, or a variable (quoted or not; an unquoted
@@ -50,10 +57,23 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
     public record Piece(String text, String variable, boolean quoted) {
     }
 
-    /** A word without pieces. */
+    /** A word with pieces, whose shape is its prefix then anything (or the prefix alone when known). */
+    public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
+               boolean many, boolean lead, boolean spliced, String variable, String homeSuffix, List<Piece> pieces) {
+        this(text, isStatic, glob, brace, prefix, known, many, lead, spliced, variable, homeSuffix, pieces,
+                known ? prefix : prefix + UNKNOWN);
+    }
+
+    /** A word with a shape and no pieces. */
+    public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
+               boolean many, boolean lead, boolean spliced, String variable, String homeSuffix, String shape) {
+        this(text, isStatic, glob, brace, prefix, known, many, lead, spliced, variable, homeSuffix, null, shape);
+    }
+
+    /** The shape a word with these properties has when nothing more is known: its prefix, then anything. */
     public Arg(String text, boolean isStatic, boolean glob, boolean brace, String prefix, boolean known,
                boolean many, boolean lead, boolean spliced, String variable, String homeSuffix) {
-        this(text, isStatic, glob, brace, prefix, known, many, lead, spliced, variable, homeSuffix, null);
+        this(text, isStatic, glob, brace, prefix, known, many, lead, spliced, variable, homeSuffix, (List<Piece>) null);
     }
 
     /** A word no wrapper splices into, with no variable or home-directory form. */
@@ -107,8 +127,15 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
      */
     public Arg splicedAt(String replace, boolean neverDash) {
         String pre = text.substring(0, Math.max(0, text.indexOf(replace)));
+        StringBuilder shape = new StringBuilder();
+        int from = 0;
+        for (int at = text.indexOf(replace); at >= 0 && !replace.isEmpty(); at = text.indexOf(replace, from)) {
+            shape.append(text, from, at).append(UNKNOWN);
+            from = at + replace.length();
+        }
+        shape.append(text.substring(from));
         boolean lead = pre.isEmpty() ? neverDash : pre.charAt(0) != '-';
-        return new Arg(text, false, false, false, pre, false, false, lead, true, null, null);
+        return new Arg(text, false, false, false, pre, false, false, lead, true, null, null, shape.toString());
     }
 
     /**
@@ -136,7 +163,7 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
             lead = Boolean.TRUE.equals(b.lead);
         }
         return new Arg(v.text(), v.isStatic(), v.glob(), v.braceExpansion(), pre, b.known && !b.many, b.many, lead,
-                false, variable(word.parts()), homeSuffix(word.parts()), pieces(word.parts()));
+                false, variable(word.parts()), homeSuffix(word.parts()), pieces(word.parts()), b.shape());
     }
 
     /**
@@ -268,14 +295,25 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
         boolean many = false;
         boolean split = false;    // an unquoted expansion: later fields are arbitrary
         Boolean lead = null;      // decided by a leading non-literal part
+        final StringBuilder shape = new StringBuilder();
 
         void stop() {
             open = false;
             known = false;
+            unknown();
+        }
+
+        void unknown() {
+            if (shape.length() == 0 || shape.charAt(shape.length() - 1) != UNKNOWN) shape.append(UNKNOWN);
         }
 
         void text(String s) {
             if (open) prefix.append(s);
+            shape.append(s);
+        }
+
+        String shape() {
+            return shape.toString();
         }
 
         void parts(List<WordPart> parts, boolean quoted) {
@@ -340,9 +378,26 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
                     continue;
                 }
                 if (c == '*' || c == '?' || c == '[' || c == '{') {
-                    // Pathname or brace expansion: several words, all starting with the prefix so far.
+                    // Pathname or brace expansion: several words, all starting with the prefix so far. In the
+                    // shape, * and ? become any text; after [ or { the rest of this literal does too (a bracket
+                    // expression or an unexpanded brace form stands for text not known here).
                     many = true;
                     stop();
+                    if (c == '[' || c == '{') return;
+                    for (i++; i < raw.length(); i++) {
+                        char d = raw.charAt(i);
+                        if (d == '[' || d == '{') return;
+                        if (d == '*' || d == '?') {
+                            unknown();
+                        } else if (d == '\\') {
+                            if (i + 1 < raw.length()) {
+                                char n = raw.charAt(++i);
+                                if (n != '\n') shape.append(n);
+                            }
+                        } else {
+                            shape.append(d);
+                        }
+                    }
                     return;
                 }
                 text(String.valueOf(c));

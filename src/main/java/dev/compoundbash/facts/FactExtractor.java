@@ -598,7 +598,18 @@ public final class FactExtractor {
         }
         if (!pieces.isEmpty()) {
             List<Arg> args = new ArrayList<>(pieces.size());
-            for (BraceExpansion.Piece piece : pieces) args.add(Arg.of(piece.word(), piece.source()));
+            evaluated.clear();
+            for (BraceExpansion.Piece piece : pieces) {
+                Arg arg = Arg.of(piece.word(), piece.source());
+                args.add(arg);
+                if (!arg.isStatic()) {
+                    String savedSource = source;
+                    source = piece.source();
+                    String e = evaluate(piece.word());
+                    source = savedSource;
+                    if (e != null) evaluated.put(arg.text(), e);
+                }
+            }
             boolean[] dyn = dynamic(args);
             dyn[0] |= unexpanded;
             List<String> argv = texts(args);
@@ -619,6 +630,7 @@ public final class FactExtractor {
             }
             if (u != null) unwrap(sc, u, args, dyn, top, s.redirections());
             if (stdin != null) stdinScriptPayload(sc, stdin, top, sc.getAssignments());
+            else if (u == null && !dyn[0]) hiddenScript(sc, argv, dyn);
             // Expansions inside the words run too, nested (once per word brace expansion makes); let's arguments
             // are arithmetic expressions.
             int savedCommand = currentCommand;
@@ -660,6 +672,10 @@ public final class FactExtractor {
                 if (a.value() != null && a.index() == null && a.array() == null && !a.append()) {
                     WordValue v = WordValue.of(a.value(), source);
                     if (v.isStatic() && !v.glob() && !v.braceExpansion()) constants.put(a.name(), v.value());
+                    else {
+                        String e = evaluate(a.value());
+                        if (e != null) constants.put(a.name(), e);
+                    }
                 }
             }
             redirections(s.redirections(), id);
@@ -957,6 +973,83 @@ public final class FactExtractor {
         }
     }
 
+    /** Values of the current command's words computed from constants ({@link #evaluate}), by source text. */
+    private final java.util.Map<String, String> evaluated = new java.util.HashMap<>();
+
+    /**
+     * The value of a word that is one parameter expansion of a constant the command assigned (quoted or not), for
+     * deny and ask rules, where bash's result is exact and cheap to compute (Bash Reference Manual 3.5.3, checked
+     * under bash 5.2 by the adv-rt2-deny-const-* cases): {@code $x ${x}}, {@code ${x:OFF} ${x:OFF:LEN}} with
+     * non-negative integer literals, case modification without a pattern ({@code ${x,,} ${x^^} ${x,} ${x^}},
+     * {@code ${x@L} ${x@U} ${x@u}}), prefix and suffix removal and substitution with literal text (no glob
+     * character, quote, backslash or {@code &}), {@code ${x[0]} ${x[@]} ${x[*]}} of a scalar, and {@code ${#x}};
+     * else null.
+     */
+    private String evaluate(Word w) {
+        List<WordPart> parts = w.parts();
+        if (parts.size() == 1 && parts.get(0) instanceof WordPart.DoubleQuoted dq && !dq.localized()) parts = dq.parts();
+        if (parts.size() != 1 || !(parts.get(0) instanceof WordPart.ParamExpansion pe)) return null;
+        String v = constants.get(pe.name());
+        if (v == null || !pe.name().matches("[A-Za-z_][A-Za-z0-9_]*")) return null;
+        if (pe.index() != null) {
+            String i = pe.index().span().text(source);
+            if (!i.equals("0") && !i.equals("@") && !i.equals("*")) return null;
+        }
+        String prefix = pe.prefix() == null ? "" : pe.prefix();
+        if (prefix.equals("#")) return pe.operator() == null ? String.valueOf(v.length()) : null;
+        if (!prefix.isEmpty()) return null;
+        String op = pe.operator();
+        if (op == null || op.isEmpty()) return v;
+        List<String> ops = new ArrayList<>();
+        for (Word o : pe.operands()) {
+            WordValue ov = WordValue.of(o, source);
+            if (!ov.isStatic()) return null;
+            String t = o.span().text(source);
+            if (t.chars().anyMatch(c -> "*?[]'\"\\&$`{}!@+()|".indexOf(c) >= 0)) return null;
+            ops.add(ov.value());
+        }
+        switch (op) {
+            case ",,": return ops.isEmpty() ? v.toLowerCase(java.util.Locale.ROOT) : null;
+            case "^^": return ops.isEmpty() ? v.toUpperCase(java.util.Locale.ROOT) : null;
+            case ",": return ops.isEmpty() && !v.isEmpty() ? Character.toLowerCase(v.charAt(0)) + v.substring(1) : null;
+            case "^": return ops.isEmpty() && !v.isEmpty() ? Character.toUpperCase(v.charAt(0)) + v.substring(1) : null;
+            case "@":
+                if (ops.size() != 1) return null;
+                return switch (ops.get(0)) {
+                    case "L" -> v.toLowerCase(java.util.Locale.ROOT);
+                    case "U" -> v.toUpperCase(java.util.Locale.ROOT);
+                    case "u" -> v.isEmpty() ? v : Character.toUpperCase(v.charAt(0)) + v.substring(1);
+                    default -> null;
+                };
+            case ":": {
+                if (ops.isEmpty() || ops.size() > 2) return null;
+                for (String o : ops) if (!o.matches("[0-9]{1,6}")) return null;
+                int off = Integer.parseInt(ops.get(0));
+                if (off > v.length()) return "";
+                String rest = v.substring(off);
+                if (ops.size() == 1) return rest;
+                int len = Integer.parseInt(ops.get(1));
+                return rest.substring(0, Math.min(len, rest.length()));
+            }
+            case "#", "##":
+                if (ops.isEmpty()) return v;
+                return ops.size() == 1 && v.startsWith(ops.get(0)) ? v.substring(ops.get(0).length())
+                        : ops.size() == 1 ? v : null;
+            case "%", "%%":
+                if (ops.isEmpty()) return v;
+                return ops.size() == 1 && v.endsWith(ops.get(0)) ? v.substring(0, v.length() - ops.get(0).length())
+                        : ops.size() == 1 ? v : null;
+            case "/", "//": {
+                if (ops.isEmpty() || ops.size() > 2 || ops.get(0).isEmpty()) return null;
+                String rep = ops.size() == 2 ? ops.get(1) : "";
+                return op.equals("/") ? v.replaceFirst(java.util.regex.Pattern.quote(ops.get(0)),
+                        java.util.regex.Matcher.quoteReplacement(rep)) : v.replace(ops.get(0), rep);
+            }
+            default:
+                return null;
+        }
+    }
+
     /** At most this many other readings of one command are made for deny and ask rules. */
     private static final int MAX_ALTERNATIVES = 16;
 
@@ -973,7 +1066,11 @@ public final class FactExtractor {
             List<List<String>> values = new ArrayList<>();
             String v = a.variable();
             boolean quoted = a.text().startsWith("\"");
-            if (v != null && constants.containsKey(v)) {
+            String computed = v == null ? evaluated.get(a.text()) : null;
+            if (computed != null) {
+                values.add(quoted ? List.of(computed) : java.util.Arrays.stream(computed.trim().split("[ \t\n]+"))
+                        .filter(w -> !w.isEmpty()).toList());
+            } else if (v != null && constants.containsKey(v)) {
                 String value = constants.get(v);
                 values.add(quoted ? List.of(value) : java.util.Arrays.stream(value.trim().split("[ \t\n]+"))
                         .filter(w -> !w.isEmpty()).toList());
@@ -1491,6 +1588,45 @@ public final class FactExtractor {
             }
         }
         return lastStdin(redirections);
+    }
+
+    /**
+     * A shell that reads its script from standard input that is no static here-document or here-string (a pipe, a
+     * file, the terminal: {@code echo 'rm -rf y' | bash}), or {@code source}/{@code .} of a file named only at run
+     * time ({@code . <(echo cmd)}, {@code source "$f"}, {@code . /dev/stdin} from a pipe): code the hook cannot read
+     * runs. It gets an unreadable {@link Wrapper} (wrappers.drl asks while deny or ask rules are in force); the
+     * command keeps its role, so an allow rule for it judges it as before.
+     */
+    private void hiddenScript(SubCommand sc, List<String> argv, boolean[] dyn) {
+        String base = sc.getBaseName();
+        String kind = null;
+        if (base.equals("source") || base.equals(".")) {
+            int i = 1;
+            if (i < argv.size() && argv.get(i).equals("--")) i++;
+            if (i < argv.size() && (dyn[i] || STDIN_FILES.contains(argv.get(i)))) kind = base + " " + argv.get(i);
+        } else if (SHELLS.contains(base)) {
+            kind = base + " <stdin";
+            for (int i = 1; i < argv.size(); i++) {
+                String a = argv.get(i);
+                if (a.equals("-s")) break;
+                if (!dyn[i] && STDIN_FILES.contains(a)) break;
+                if (dyn[i] || a.startsWith("/dev/fd/") || a.startsWith("/proc/")) {
+                    // a script file named only at run time: bash <(curl ...), sh "$f"
+                    kind = base + " " + a;
+                    break;
+                }
+                if (!(a.startsWith("-") || a.startsWith("+"))) {
+                    kind = null; // a script file operand, or -c (a wrapper)
+                    break;
+                }
+                if (a.startsWith("-") && !a.startsWith("--") && a.indexOf('c') > 0) {
+                    kind = null;
+                    break;
+                }
+            }
+        }
+        if (kind == null) return;
+        wrappers.add(new Wrapper(nextId++, kind, sc.getId(), -1, false, false, false));
     }
 
     /** The here-document or here-string that is standard input at the end of {@code redirections}, or null. */

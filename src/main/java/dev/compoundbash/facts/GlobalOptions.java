@@ -21,7 +21,7 @@ import java.util.Set;
  * program does).
  */
 public final class GlobalOptions {
-    private record Program(Set<String> valued, Set<String> flags) {
+    private record Program(Set<String> valued, Set<String> flags, JsonNode entry) {
     }
 
     private static volatile Map<String, Program> table;
@@ -50,12 +50,35 @@ public final class GlobalOptions {
                 Set<String> flags = new HashSet<>();
                 e.getValue().path("valued").forEach(x -> valued.add(x.asText()));
                 e.getValue().path("flags").forEach(x -> flags.add(x.asText()));
-                out.put(e.getKey(), new Program(Set.copyOf(valued), Set.copyOf(flags)));
+                out.put(e.getKey(), new Program(Set.copyOf(valued), Set.copyOf(flags), e.getValue()));
             }
             return Map.copyOf(out);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rules/global-options.json", e);
         }
+    }
+
+    /**
+     * The program's entry in the table, for {@link ProgramReadings}.
+     *
+     * @param name a command name, any directory removed
+     * @return the entry, or null when the program is not in the table
+     */
+    static JsonNode entry(String name) {
+        Program p = table().get(name);
+        return p == null ? null : p.entry();
+    }
+
+    /** True when {@code word} is one of the program's global options that take no value. */
+    static boolean isFlag(String name, String word) {
+        Program p = table().get(name);
+        return p != null && p.flags().contains(word);
+    }
+
+    /** True when {@code word} is one of the program's global options that take a value in the next word. */
+    static boolean takesValue(String name, String word) {
+        Program p = table().get(name);
+        return p != null && p.valued().contains(word) && !word.contains("=");
     }
 
     /**

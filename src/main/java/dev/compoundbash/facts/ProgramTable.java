@@ -218,6 +218,19 @@ public final class ProgramTable {
             Arg a = words.get(i);
             if (a.isStatic() && a.text().equals("--")) break;
             if (!a.isStatic()) {
+                // --name=$(...): the option is known, only its value is not
+                int eq = a.prefix().indexOf('=');
+                if (a.prefix().startsWith("--") && eq > 2) {
+                    String name = a.prefix().substring(0, eq);
+                    for (Map.Entry<String, String> e : spellings.entrySet()) {
+                        if (!e.getKey().startsWith("--") || !e.getKey().startsWith(name)) continue;
+                        given.add(e.getKey());
+                        String role = e.getValue();
+                        if (role.equals("names-operands") || role.equals("flag")) continue;
+                        out.add(new Operand(Arg.unknown(a.text()), role.equals("write") ? "write" : "read"));
+                    }
+                    continue;
+                }
                 if (mayBeOption.test(a)) unknownOption = true;
                 continue;
             }

@@ -30,6 +30,7 @@ public final class SubCommand {
     private final String baseLine;
     private final String prefixedLine;
     private final List<String> matchLines;
+    private final List<String> shapeLines;
 
     /**
      * @param id                unique among the facts of one evaluation
@@ -107,6 +108,7 @@ public final class SubCommand {
             if (form != this.argv) more.add(String.join(" ", form));
             List<String> stripped = GlobalOptions.strip(form);
             if (stripped != null) more.add(String.join(" ", stripped));
+            for (List<String> reading : ProgramReadings.of(form)) more.add(String.join(" ", reading));
         }
         if (!base.equals(this.argv.get(0))) {
             for (String m : List.copyOf(more)) {
@@ -115,6 +117,60 @@ public final class SubCommand {
         }
         more.remove(line);
         this.matchLines = List.copyOf(more);
+        this.shapeLines = shapes(this.args, argumentsAppended);
+    }
+
+    /**
+     * The shapes of the command ({@link Arg#shape()} joined), for deny and ask rules: as written, with the name's
+     * directory removed, with the program's global options removed and in its other readings
+     * ({@link ProgramReadings}); empty when every word is known (the lines then say it all).
+     */
+    private static List<String> shapes(List<Arg> args, boolean appended) {
+        boolean unknown = appended;
+        List<String> words = new java.util.ArrayList<>(args.size() + 1);
+        for (Arg a : args) {
+            words.add(a.shape());
+            unknown |= a.shape().indexOf(Arg.UNKNOWN) >= 0;
+        }
+        if (appended) words.add(String.valueOf(Arg.UNKNOWN));
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        List<List<String>> forms = new java.util.ArrayList<>();
+        forms.add(words);
+        String name = words.get(0);
+        int slash = name.lastIndexOf('/');
+        if (slash >= 0 && slash < name.length() - 1 && name.indexOf(Arg.UNKNOWN, slash) < 0) {
+            List<String> base = new java.util.ArrayList<>(words);
+            base.set(0, name.substring(slash + 1));
+            forms.add(base);
+        }
+        for (List<String> form : List.copyOf(forms)) {
+            List<String> stripped = GlobalOptions.strip(form);
+            if (stripped != null) forms.add(stripped);
+        }
+        for (List<String> form : forms) {
+            out.add(joinShape(form));
+            for (List<String> reading : ProgramReadings.of(form)) out.add(joinShape(reading));
+        }
+        if (!unknown) {
+            // every word is known: only a reading in which the program may run any command adds a shape
+            out.removeIf(l -> l.indexOf(Arg.UNKNOWN) < 0);
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Joins word shapes by single spaces; a word that is all unknown may also be no word at all (an unquoted
+     * expansion that is empty, {@code "$@"} with no parameters), so its space is unknown too.
+     */
+    static String joinShape(List<String> words) {
+        StringBuilder sb = new StringBuilder();
+        String any = String.valueOf(Arg.UNKNOWN);
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (i > 0 && !w.equals(any)) sb.append(' ');
+            sb.append(w);
+        }
+        return sb.toString();
     }
 
     public int getId() { return id; }
@@ -160,6 +216,15 @@ public final class SubCommand {
      * ({@code x=push; git $x origin} as {@code git push origin}).
      */
     public List<String> getMatchLines() { return matchLines; }
+
+    /**
+     * What the command may run as when some of its words are only known at run time, for deny and ask rules
+     * ({@code BashPattern.mayMatch}): its words' {@link Arg#shape()}s joined by spaces, where {@link Arg#UNKNOWN}
+     * stands for any text ({@code git p$x origin} is {@code "git p\0 origin"}), arguments xargs appends as one
+     * more unknown, also with the name's directory removed, the global options removed and in the program's other
+     * readings ({@link ProgramReadings}). Empty when every word is known.
+     */
+    public List<String> getShapeLines() { return shapeLines; }
 
     /** The arguments after the name joined by single spaces, or "" when there are none. */
     public String getArgsLine() { return String.join(" ", argv.subList(1, argv.size())); }

@@ -223,8 +223,41 @@ public final class WrapperGrammar {
             case "setpriv" -> setpriv(a);
             case "mapfile", "readarray" -> mapfile(name, a);
             case "compgen" -> compgen(a);
+            case "git" -> ConfigCode.git(a, environment);
+            case "make", "gmake" -> ConfigCode.make(a);
+            case "sg" -> sg(a);
+            case "busybox" -> busybox(a);
             default -> null;
         };
+    }
+
+    /**
+     * The command lines {@code rm} would be given to remove what {@code find ... -delete} removes (files and
+     * directories under the starting points, none prompting): {@code rm -rf POINTS}, {@code rm -r POINTS},
+     * {@code rm -f POINTS}, {@code rm POINTS}, so that deny and ask rules on rm meet -delete (docs/CLAUDE-CODE.md:
+     * Claude Code's own rules do not). The starting points are GNU find's: the words after the options
+     * {@code -H -L -P -D X -OLEVEL} up to the first one starting with {@code -}, {@code (}, {@code )}, {@code !}
+     * or {@code ,}; none is {@code .}.
+     *
+     * @param argv a find command's words, {@code find} first
+     * @return the rm lines
+     */
+    public static List<String> deleteAsRemoval(List<String> argv) {
+        int i = 1;
+        while (i < argv.size()) {
+            String w = argv.get(i);
+            if (w.equals("-H") || w.equals("-L") || w.equals("-P") || w.startsWith("-O") && w.length() > 2) i++;
+            else if (w.equals("-D")) i += 2;
+            else break;
+        }
+        List<String> points = new ArrayList<>();
+        for (; i < argv.size(); i++) {
+            String w = argv.get(i);
+            if (w.startsWith("-") || w.equals("(") || w.equals(")") || w.equals("!") || w.equals(",")) break;
+            points.add(w);
+        }
+        String p = points.isEmpty() ? "." : String.join(" ", points);
+        return List.of("rm -rf " + p, "rm -r " + p, "rm -f " + p, "rm " + p, "rm -fr " + p, "rm -r -f " + p);
     }
 
     /**
@@ -1496,6 +1529,39 @@ public final class WrapperGrammar {
         }
         return new Unwrapped("doas", List.of(new Payload(p.end(), a.size(), true)), false, false, List.of(), List.of(),
                 true, false, List.of(), false);
+    }
+
+    /**
+     * {@code busybox APPLET [ARGS...]} runs the applet named by its first argument (BusyBox multi-call binary,
+     * busybox(1)); {@code busybox} alone or with an option ({@code --list}, {@code --help}) runs none.
+     */
+    private static Unwrapped busybox(List<Arg> a) {
+        if (a.size() < 2) return null;
+        Arg applet = a.get(1);
+        if (applet.known() && applet.prefix().startsWith("-")) return null;
+        // its applets are not the programs the tiers know: approved only with an allow rule of its own
+        return new Unwrapped("busybox", List.of(new Payload(1, a.size(), true)), false, false, List.of(), List.of())
+                .withOwnRule();
+    }
+
+    /**
+     * shadow-utils {@code sg [-] GROUP [-c] COMMAND} ({@code src/newgrp.c}; measured with shadow 4.13): the first
+     * word after the group (and an optional {@code -c}) runs as {@code /bin/sh -c COMMAND} with the group's id; later
+     * words are ignored ({@code sg g echo four five} runs {@code sh -c echo}). Privileged, like {@code su}. No
+     * command: a shell of the user's (read here as unreadable).
+     */
+    private static Unwrapped sg(List<Arg> a) {
+        int i = 1;
+        if (i < a.size() && is(a.get(i), "-")) i++;
+        if (i < a.size() && a.get(i).many()) return unreadable("sg", a, i, true);
+        i++; // the group
+        if (i < a.size() && is(a.get(i), "-c")) i++;
+        if (i >= a.size()) return unreadable("sg", a, a.size(), true);
+        Arg cmd = a.get(i);
+        if (!cmd.known() || cmd.many()) return unreadable("sg", a, i, true);
+        Payload payload = new Payload(i, i + 1, true, ARGV, List.of("sh", "-c", cmd.prefix()), List.of());
+        return new Unwrapped("sg", List.of(payload), false, false, List.of(), List.of(), true, false, List.of(),
+                false);
     }
 
     /**

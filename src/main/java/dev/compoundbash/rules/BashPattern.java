@@ -87,6 +87,80 @@ public final class BashPattern {
     }
 
     /**
+     * Tells whether a Bash rule pattern may match a command line only partly known before it runs: whether some
+     * text the {@code shape} may stand for is matched by {@code pattern} as {@link #matches} reads it. In the shape,
+     * {@link dev.compoundbash.facts.Arg#UNKNOWN} stands for any text (an expansion, a glob, text a wrapper splices
+     * in; spaces and several words included), every other character for itself ({@code *} included). A shape
+     * without {@code UNKNOWN} may match exactly when it matches.
+     *
+     * <p>Decided as the emptiness of the intersection of two patterns whose only wildcard matches any text: a
+     * table over (pattern position, shape position), O(pattern length x shape length). Source: Claude Code docs,
+     * Identity and Access Management / permission rules, "Bash" wildcard matching (as for {@link #matches}).
+     *
+     * @param pattern an inner pattern as returned by {@link #innerPattern(String)}
+     * @param shape   a sub-command's words joined by single spaces, unknown text as {@code UNKNOWN}
+     * @return true when some value of the unknown text makes the pattern match; false when none does or either
+     *         argument is null
+     */
+    public static boolean mayMatch(String pattern, String shape) {
+        if (pattern == null || shape == null) {
+            return false;
+        }
+        String p = normalize(pattern);
+        int n = p.length();
+        if (n >= 2 && p.charAt(n - 1) == '*' && p.charAt(n - 2) == ' ') {
+            return intersects(p, n, shape) || intersects(p, n - 2, shape);
+        }
+        return intersects(p, n, shape);
+    }
+
+    /**
+     * {@link #mayMatch} against any of several shapes.
+     *
+     * @param pattern an inner pattern
+     * @param shapes  shapes, e.g. {@code SubCommand#getShapeLines()}
+     * @return true when the pattern may match one of them
+     */
+    public static boolean mayMatchAnyOf(String pattern, java.util.List<String> shapes) {
+        for (String s : shapes) if (mayMatch(pattern, s)) return true;
+        return false;
+    }
+
+    /**
+     * Whether some text matches both {@code p[0, plen)} ({@code *} any text) and {@code s} ({@code UNKNOWN} any
+     * text). {@code m[i][j]}: some text matches both p[i..] and s[j..]; filled from the ends.
+     */
+    private static boolean intersects(String p, int plen, String s) {
+        final char any = dev.compoundbash.facts.Arg.UNKNOWN;
+        int slen = s.length();
+        boolean[] next = new boolean[slen + 1];
+        boolean[] cur = new boolean[slen + 1];
+        // row i = plen: only a rest of the shape made of UNKNOWNs matches the empty rest of the pattern
+        next[slen] = true;
+        for (int j = slen - 1; j >= 0; j--) next[j] = s.charAt(j) == any && next[j + 1];
+        for (int i = plen - 1; i >= 0; i--) {
+            char pc = p.charAt(i);
+            for (int j = slen; j >= 0; j--) {
+                boolean v;
+                if (pc == '*') {
+                    // the star ends here, or takes the shape's next character (a whole UNKNOWN included)
+                    v = next[j] || (j < slen && cur[j + 1]);
+                } else if (j < slen && s.charAt(j) == any) {
+                    // the UNKNOWN ends here, or takes the pattern's next character
+                    v = cur[j + 1] || next[j];
+                } else {
+                    v = j < slen && s.charAt(j) == pc && next[j + 1];
+                }
+                cur[j] = v;
+            }
+            boolean[] t = next;
+            next = cur;
+            cur = t;
+        }
+        return next[0];
+    }
+
+    /**
      * {@link #matches} against any of several lines.
      *
      * @param pattern      the pattern inside {@code Bash(...)}

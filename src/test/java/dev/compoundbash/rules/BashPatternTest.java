@@ -178,4 +178,66 @@ class BashPatternTest {
         assertThat(BashPattern.matches("*" + "a*".repeat(200) + "b", "a".repeat(5_000))).isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
     }
+
+    // ---------------------------------------------------------------- mayMatch (shapes: \0 is any text)
+
+    static Stream<Arguments> mayMatchCases() {
+        return Stream.of(
+                Arguments.of("git push *", "git p\0 origin", true),
+                Arguments.of("git push *", "git \0 origin", true),
+                Arguments.of("git push *", "git \0", true),
+                Arguments.of("git push *", "git pu\0sh origin", true),
+                Arguments.of("git push *", "git log --format=\0 -1", false),
+                Arguments.of("git push *", "git pull\0", false),
+                Arguments.of("git push *", "r\0", false),
+                Arguments.of("rm *", "\0 -rf y", true),
+                Arguments.of("rm *", "r\0 -rf y", true),
+                Arguments.of("rm *", "x\0", false),
+                Arguments.of("npm publish", "npm \0lish", true),
+                Arguments.of("npm publish", "npm \0lish x", false),
+                Arguments.of("make deploy", "make \0", true),
+                Arguments.of("ls", "ls\0", true),
+                Arguments.of("ls", "l\0s", true),
+                Arguments.of("ls", "l\0x", false),
+                Arguments.of("git:*", "git\0", true),
+                Arguments.of("a*b*c", "\0b", false),
+                Arguments.of("a*b*c", "\0b\0", true),
+                Arguments.of("", "\0", true),
+                Arguments.of("", "", true),
+                Arguments.of("x", "", false));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0} may match \"{1}\" -> {2}")
+    @MethodSource("mayMatchCases")
+    void mayMatch(String pattern, String shape, boolean expected) {
+        assertThat(BashPattern.mayMatch(pattern, shape)).isEqualTo(expected);
+    }
+
+    /**
+     * Checked against the definition: a shape without unknown text may match exactly when it matches, and every
+     * value of the unknown text that matches makes mayMatch hold (random patterns and values over a small
+     * alphabet).
+     */
+    @Test
+    void mayMatchAgreesWithMatchesOnEveryValue() {
+        java.util.Random r = new java.util.Random(7);
+        String alphabet = "ab *";
+        for (int n = 0; n < 20_000; n++) {
+            String pattern = random(r, alphabet, 6);
+            String shape = random(r, "ab \0", 6);
+            String value = shape.replace("\0", random(r, "ab ", 3));
+            if (BashPattern.matches(pattern, value)) {
+                assertThat(BashPattern.mayMatch(pattern, shape)).as("%s / %s / %s", pattern, shape, value).isTrue();
+            }
+            String literal = random(r, "ab *", 6);
+            assertThat(BashPattern.mayMatch(pattern, literal)).as("%s / %s", pattern, literal)
+                    .isEqualTo(BashPattern.matches(pattern, literal));
+        }
+    }
+
+    private static String random(java.util.Random r, String alphabet, int max) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = r.nextInt(max + 1); i > 0; i--) sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        return sb.toString();
+    }
 }
