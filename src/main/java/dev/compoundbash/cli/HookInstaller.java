@@ -209,6 +209,9 @@ public final class HookInstaller {
         if (Files.exists(file)) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
             backup = file.resolveSibling(file.getFileName() + "." + stamp + ".bak");
+            for (int n = 1; Files.exists(backup); n++) {
+                backup = file.resolveSibling(file.getFileName() + "." + stamp + "-" + n + ".bak");
+            }
             Files.copy(file, backup, StandardCopyOption.COPY_ATTRIBUTES);
         }
         Path tmp = Files.createTempFile(file.getParent(), ".settings-", ".tmp");

@@ -1382,6 +1382,23 @@ public final class FactExtractor {
             starts.add(t);
         }
         if (starts.isEmpty()) starts.add(".");
+        // -name/-iname tests and-ed before the action: a link whose name fails one is never handed to the payload
+        List<java.nio.file.PathMatcher> names = new ArrayList<>();
+        boolean filters = true;
+        for (int i = 1; i < from - 1; i++) {
+            String t = args.get(i).text();
+            if (List.of("-o", "-or", ",", "(", ")", "!", "-not").contains(t)) filters = false;
+            if ((t.equals("-name") || t.equals("-iname")) && i + 1 < from - 1) {
+                String pat = args.get(++i).text();
+                try {
+                    names.add(java.nio.file.FileSystems.getDefault().getPathMatcher("glob:"
+                            + (t.equals("-iname") ? caseless(pat) : pat)));
+                } catch (RuntimeException e) {
+                    filters = false;
+                }
+            }
+        }
+        if (!filters) names.clear();
         int[] seen = {0};
         for (String st : starts) {
             java.nio.file.Path start;
@@ -1401,7 +1418,9 @@ public final class FactExtractor {
                             ok[0] = false;
                             return java.nio.file.FileVisitResult.TERMINATE;
                         }
-                        if (attrs.isSymbolicLink()) {
+                        boolean named = true;
+                        for (java.nio.file.PathMatcher m : names) named &= m.matches(f.getFileName());
+                        if (attrs.isSymbolicLink() && named) {
                             PathResolver.Result r = paths.resolve(Arg.literal(f.toString()), bases, java.util.Map.of());
                             if (!r.status().equals(PathOperand.INSIDE)) {
                                 ok[0] = false;
@@ -1433,6 +1452,19 @@ public final class FactExtractor {
             if (!ok[0]) return false;
         }
         return true;
+    }
+
+    /** A glob that matches {@code pattern} regardless of case, as find's {@code -iname} does (ASCII letters). */
+    private static String caseless(String pattern) {
+        StringBuilder b = new StringBuilder();
+        for (char c : pattern.toCharArray()) {
+            if (Character.isLetter(c) && c < 128) {
+                b.append('[').append(Character.toLowerCase(c)).append(Character.toUpperCase(c)).append(']');
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     private void unwrapPayloads(SubCommand sc, WrapperGrammar.Unwrapped u, List<Arg> args, boolean[] dyn,
