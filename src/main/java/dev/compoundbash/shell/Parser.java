@@ -948,7 +948,7 @@ public final class Parser {
                 sb.append(c);
             }
         }
-        return sb.toString();
+        return AnsiC.joined(sb.toString());
     }
 
     private Command parseSimple(int start) throws ParseException {

@@ -980,18 +980,34 @@ final class WordParser {
      * The evaluation bash applies to the value of a subscript it has already expanded as a word (the index of a
      * compound array element, {@code NAME[SUB]=VALUE} given to a declaration builtin): the value is arithmetic
      * text, expanded again (Bash Reference Manual §6.7 "Arrays"; measured: {@code a=(['$(cmd)']=1)} runs cmd).
-     * Returns {@code index} with an {@link WordPart.ArithExpansion} of that value appended when the value is
-     * static and holds an expansion; otherwise {@code index} itself (a dynamic index is left to the caller).
+     * Returns {@code index} with an {@link WordPart.ArithExpansion} of that value appended when the value holds
+     * an expansion; otherwise {@code index} itself.
+     *
+     * <p>An index with expansions of its own ({@code [$x==\$(c1)]}, {@code ["$(c2)"'$(c1)']}) has a value only
+     * known at run time, which the extractor reports as run-time code. The text its quoted and escaped parts leave
+     * after the first expansion is still code bash runs ({@code \$(c1)} becomes {@code $(c1)}): it is read with
+     * the expansions standing for their values, so the commands in it are sub-commands (a denied one denies); text
+     * that does not parse so is left to the run-time code fact alone.
      */
     private Word evaluatedIndex(Word index) throws ParseException {
         String v = WordValue.staticValue(index.parts());
-        if (v == null || (v.indexOf('$') < 0 && v.indexOf('`') < 0)) return index;
+        boolean dynamic = v == null;
+        if (dynamic) {
+            StringBuilder all = new StringBuilder();
+            StringBuilder quoted = new StringBuilder();
+            firstExpansion(index.parts(), all, quoted);
+            if (quoted.indexOf("$") < 0 && quoted.indexOf("`") < 0) return index;
+            v = all.toString();
+        }
+        if (v.indexOf('$') < 0 && v.indexOf('`') < 0) return index;
         int start = lx.pos;
         List<WordPart> parts;
         try {
             parts = Parser.parseNestedParts(lx.root, v.toCharArray(), fill(v.length() + 1, index.span().start()),
                     fill(v.length() + 1, index.span().end()), lx.depth, ARITH_ALL, Q_HD);
         } catch (ParseException e) {
+            lx.pos = start;
+            if (dynamic) return index;
             throw e.inExpansion();
         }
         lx.pos = start;
@@ -1002,6 +1018,27 @@ final class WordParser {
         List<WordPart> out = new ArrayList<>(index.parts());
         out.add(new WordPart.ArithExpansion(index.span(), a, false));
         return new Word(index.span(), out, index.text());
+    }
+
+    /**
+     * The text of {@code parts} after bash's first expansion of a subscript, with every expansion standing as its
+     * source text (its value is only known at run time) in {@code all}; {@code quoted} gets only the text of the
+     * literal and quoted parts.
+     */
+    private void firstExpansion(List<WordPart> parts, StringBuilder all, StringBuilder quoted) {
+        for (WordPart p : parts) {
+            String text = p instanceof WordPart.Literal lit ? lit.value()
+                    : p instanceof WordPart.SingleQuoted sq ? sq.value()
+                    : p instanceof WordPart.AnsiCQuoted ac ? ac.value() : null;
+            if (text != null) {
+                all.append(text);
+                quoted.append(text);
+            } else if (p instanceof WordPart.DoubleQuoted dq) {
+                firstExpansion(dq.parts(), all, quoted);
+            } else {
+                all.append(p.span().text(lx.root.text));
+            }
+        }
     }
 
     private static int[] fill(int n, int v) {

@@ -580,7 +580,8 @@ class WordOracleTest {
         }
         Map<Integer, List<String>> values = new java.util.HashMap<>();
         byte[] raw = Files.readAllBytes(out);
-        String text = new String(raw, StandardCharsets.UTF_8);
+        // bytes that are not UTF-8 ($'\xbb') are read as the hook holds them (AnsiC.text: one stand-in per byte)
+        String text = dev.compoundbash.shell.AnsiC.text(raw);
         String[] tokens = text.split("\0", -1);
         Integer current = null;
         for (int i = 0; i < tokens.length; i++) {
