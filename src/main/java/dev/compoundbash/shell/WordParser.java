@@ -198,7 +198,9 @@ final class WordParser {
                 }
                 case SUBSCRIPT, SUBSCRIPT_W -> {
                     if (c == ']' && depth == 0) stop = true;
-                    else if (mode == SUBSCRIPT_W && Lexer.isMeta(c)) stop = true;
+                    else if (mode == SUBSCRIPT_W && Lexer.isMeta(c) && !((c == '<' || c == '>') && nextIs(p, '('))) {
+                        stop = true;
+                    }
                     else if (c == '[') depth++;
                     else if (c == ']') depth--;
                 }
@@ -1021,9 +1023,9 @@ final class WordParser {
     }
 
     /**
-     * The text of {@code parts} after bash's first expansion of a subscript, with every expansion standing as its
-     * source text (its value is only known at run time) in {@code all}; {@code quoted} gets only the text of the
-     * literal and quoted parts.
+     * The text of {@code parts} after bash's first expansion of a subscript in {@code all}, every expansion (whose
+     * value is only known at run time; its own commands are read where it is written) standing as {@code $1}, a
+     * value the hook reads as unknown; {@code quoted} gets only the text of the literal and quoted parts.
      */
     private void firstExpansion(List<WordPart> parts, StringBuilder all, StringBuilder quoted) {
         for (WordPart p : parts) {
@@ -1036,7 +1038,7 @@ final class WordParser {
             } else if (p instanceof WordPart.DoubleQuoted dq) {
                 firstExpansion(dq.parts(), all, quoted);
             } else {
-                all.append(p.span().text(lx.root.text));
+                all.append("$1");
             }
         }
     }
@@ -1194,7 +1196,9 @@ final class WordParser {
                 if (i < 0) return -1;
                 continue;
             }
-            if (c == '$' && i + 1 < lx.n && (s[i + 1] == '(' || s[i + 1] == '{' || s[i + 1] == '[')) {
+            // a process substitution is part of the word it stands in (parse.y read_token_word), not its end
+            if ((c == '$' && i + 1 < lx.n && (s[i + 1] == '(' || s[i + 1] == '{' || s[i + 1] == '['))
+                    || ((c == '<' || c == '>') && i + 1 < lx.n && s[i + 1] == '(')) {
                 i = skipGroup(i + 1);
                 if (i < 0) return -1;
                 continue;

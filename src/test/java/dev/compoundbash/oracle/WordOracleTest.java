@@ -190,11 +190,13 @@ class WordOracleTest {
                 case DOUBLE_QUOTED -> argument(id, ctx, PRE + "set -- \"" + gen.dqContent(r, 2) + "\"\n", env);
                 case COMMAND_NAME -> commandName(id, PRE + word.get() + " zz\n", env);
                 case ASSIGNMENT -> assignment(id, PRE + "v=" + word.get() + "\n", env);
-                case DECLARATION -> declaration(id, PRE + "declare v=" + word.get() + "\n", env);
+                case DECLARATION -> declaration(id, PRE + DECLARE[r.nextInt(DECLARE.length)] + " v=" + word.get()
+                        + "\n", env);
                 case ARRAY_ELEMENT -> {
                     String w = word.get();
                     yield w.startsWith("[") ? null : array(id, PRE + "b=(" + w + ")\n", env);
                 }
+                case KEYED_ELEMENT -> keyed(id, gen, r, env);
                 case HERE_STRING -> hereString(id, PRE + "IFS= read -r -d '' v <<< " + word.get() + "\n", env);
                 case HEREDOC_BODY -> hereDocBody(id, ctx, "<<EOF", heredocText(gen, r, false), "EOF", env);
                 case HEREDOC_BODY_TABS -> hereDocBody(id, ctx, "<<-EOF", heredocText(gen, r, true), "\t\tEOF", env);
@@ -306,8 +308,8 @@ class WordOracleTest {
         Script s = parse(hook);
         Command.Simple c = lastSimple(s);
         List<String> expected = null;
-        if (c != null && c.words().size() == 2) {
-            Word w = c.words().get(1);
+        if (c != null && c.words().size() >= 2) {
+            Word w = c.words().get(c.words().size() - 1);
             WordValue v = WordValue.of(w, hook);
             if (v.isStatic() && !v.braceExpansion() && v.value().startsWith("v=")) {
                 expected = List.of(v.value().substring(2));
@@ -315,6 +317,36 @@ class WordOracleTest {
         }
         return new Case(id, Context.DECLARATION, hook, hook + "printf '%s\\0' 1 \"$v\"\n", expected,
                 expected != null, facts(s, env), List.of(), Set.of());
+    }
+
+    /** The declaration builtins and options a DECLARATION word is given to (all make a global v). */
+    static final String[] DECLARE = {"declare", "declare", "typeset", "export", "readonly", "declare -x",
+            "declare -g", "declare --"};
+
+    /**
+     * A subscripted element of a compound assignment, a key-value list, or an associative array's subscript (commands
+     * checked only: the hook keeps no array values).
+     */
+    private static Case keyed(int id, WordGenerator gen, Random r, Environment env) throws ParseException {
+        String sub = r.nextBoolean() ? gen.word(r, 2) : gen.arithmetic(r, 2).replace(" ", "");
+        String w = r.nextInt(3) == 0 ? gen.staticWord(r, 2) : gen.word(r, 2);
+        String body = switch (r.nextInt(12)) {
+            case 0 -> "b=([" + sub + "]=" + w + ")";
+            case 1 -> "b=(" + w + " [" + sub + "]=" + w + ")";
+            case 2 -> "declare -a b=([" + sub + "]=" + w + ")";
+            case 3 -> "declare -A b=([" + sub + "]=" + w + ")";
+            case 4 -> "declare -A b; b=([" + sub + "]=" + w + ")";
+            case 5 -> "declare -A b; b+=([" + sub + "]=" + w + " [k]=1)";
+            case 6 -> "declare -A b=(" + sub + " " + w + ")";
+            case 7 -> "declare b=([" + sub + "]=" + w + ")";
+            case 8 -> "f() { local -a b=([" + sub + "]=" + w + "); }; f";
+            case 9 -> "declare -A b; b[" + sub + "]=" + w;
+            case 10 -> "declare -A b; : \"${b[" + sub + "]}\"";
+            default -> "b+=([" + sub + "]+=" + w + ")";
+        };
+        String hook = PRE + "x=1\n" + body + "\n";
+        Script s = parse(hook);
+        return new Case(id, Context.KEYED_ELEMENT, hook, hook, null, false, facts(s, env), List.of(), Set.of());
     }
 
     private static Case array(int id, String hook, Environment env) throws ParseException {
@@ -503,7 +535,7 @@ class WordOracleTest {
         return f.subCommands().stream().allMatch(s -> TEMPLATE.contains(s.getArgv().get(0)));
     }
 
-    static final Set<String> TEMPLATE = Set.of("set", "read", "declare", ":");
+    static final Set<String> TEMPLATE = Set.of("set", "read", "declare", ":", "typeset", "export", "readonly");
 
     static String check(Case c, List<String> values, List<List<String>> recorded) {
         if (c.isStatic() && onlyTemplate(c.facts()) && !recorded.isEmpty()) {
