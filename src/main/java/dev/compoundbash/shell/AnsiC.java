@@ -12,8 +12,10 @@ public final class AnsiC {
      * {@code ansicstr} (lib/sh/strtrans.c, flags 2) does: {@code \a \b \e \E \f \n \r \t \v \\ \' \" \?},
      * octal {@code \nnn}, {@code \xHH} and {@code \x{H...}}, {@code &#92;uHHHH}, {@code &#92;UHHHHHHHH} and
      * {@code \cX}. Unknown escapes are kept as written. Octal and hex escapes make one byte, {@code &#92;u} and
-     * {@code &#92;U} the UTF-8 bytes of the code point (a UTF-8 locale; lib/sh/unicode.c {@code u32toutf8}, up to six
-     * bytes); the bytes are then read as UTF-8 by {@link #text(byte[])}, so a byte that is no part of a UTF-8
+     * {@code &#92;U} the UTF-8 bytes of the code point (lib/sh/unicode.c {@code u32toutf8}, up to six bytes), as in a
+     * UTF-8 locale, the locale Claude Code's shells normally run in (in the C locale bash writes the escape itself,
+     * {@code &#92;u00E9}: the same argument spelt otherwise, never a different one; see {@link #localeDependent} for
+     * where that matters); the bytes are then read as UTF-8 by {@link #text(byte[])}, so a byte that is no part of a UTF-8
      * character stays a byte. As in bash, the value ends at the first NUL byte an escape produces (bash strings
      * are C strings). Never throws.
      *
@@ -116,6 +118,34 @@ public final class AnsiC {
             if (b > 0) out.write(b);
         }
         return text(out.toByteArray());
+    }
+
+    /**
+     * Whether the value of {@code raw} (the text between {@code $'} and {@code '}) depends on the locale bash runs
+     * in: a {@code &#92;u} or {@code &#92;U} escape above U+007F is the character's bytes in the locale's charset
+     * (lib/sh/unicode.c {@code u32cconv}: UTF-8 in a UTF-8 locale, the escape itself as {@code &#92;u00E9} in the C
+     * locale, one byte in ISO-8859-1). {@link #decode} gives the UTF-8 reading.
+     *
+     * @param raw the quoted text as written
+     * @return true when some escape's value is only known with the locale
+     */
+    public static boolean localeDependent(String raw) {
+        int n = raw.length();
+        for (int i = 0; i + 1 < n; i++) {
+            if (raw.charAt(i) != '\\') continue;
+            char e = raw.charAt(++i);
+            if (e != 'u' && e != 'U') continue;
+            int max = e == 'u' ? 4 : 8;
+            long v = 0;
+            int k = 0;
+            while (k < max && i + 1 < n && Character.digit(raw.charAt(i + 1), 16) >= 0) {
+                v = v * 16 + Character.digit(raw.charAt(i + 1), 16);
+                i++;
+                k++;
+            }
+            if (k > 0 && v > 0x7F) return true;
+        }
+        return false;
     }
 
     /** The bytes of one character of hook text: a {@link #text(byte[]) byte stand-in} is its byte. */

@@ -846,6 +846,12 @@ public final class Parser {
                 // text: <<$(echo  a) ends at the line $(echo a) (measured), which the hook cannot reproduce
                 throw lx.errAt(targetStart, "here-document delimiter holding a command substitution");
             }
+            for (WordPart.AnsiCQuoted ac : Walker.all(target, WordPart.AnsiCQuoted.class)) {
+                // the delimiter's bytes would depend on the locale (AnsiC.localeDependent): where the body ends too
+                if (AnsiC.localeDependent(ac.raw())) {
+                    throw lx.errAt(targetStart, "here-document delimiter whose value depends on the locale");
+                }
+            }
             boolean quoted = delimiterQuoted(target);
             String delim = quoted ? quotedControls(delimiter(raw)) : raw.replace("\\\n", "");
             lx.pending.add(new Lexer.Pending(opStart, delim, quoted, op.equals("<<-")));

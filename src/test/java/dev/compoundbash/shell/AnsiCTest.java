@@ -49,6 +49,15 @@ class AnsiCTest {
         assertThat(AnsiC.text(AnsiC.bytes(AnsiC.decode(raw)))).isEqualTo(expected);
     }
 
+    /** \\u and \\U above U+007F are the locale's bytes (bash 5.2: C locale \\u00E9, LC_ALL=C.UTF-8 c3 a9). */
+    @org.junit.jupiter.api.Test
+    void escapesAboveAsciiDependOnTheLocale() {
+        assertThat(AnsiC.localeDependent("\\u00e9")).isTrue();
+        assertThat(AnsiC.localeDependent("a\\U0001F600")).isTrue();
+        assertThat(AnsiC.localeDependent("\\u0041\\U0000007f\\xe9\\351\\\\u00e9")).isFalse();
+        assertThat(AnsiC.localeDependent("\\u")).isFalse();
+    }
+
     /** bash joins the bytes of adjacent pieces: $'\xc3'$'\xa9' is é (printf %s ... | od: c3 a9). */
     @org.junit.jupiter.api.Test
     void piecesOfOneWordJoinTheirBytes() throws Exception {
