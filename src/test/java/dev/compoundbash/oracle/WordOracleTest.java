@@ -59,7 +59,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   substitution also the reverse: the marker commands after the body run exactly when the hook reads them as
  *   commands.</li>
  * </ul>
- * Budget: {@code -Doracle.words} (default 3,000; {@code -Pfuzz} 1,000,000), seed {@code -Doracle.wordSeed}.
+ * Budget: {@code -Doracle.words} (default 3,000; {@code -Pfuzz} 1,000,000), seed {@code -Doracle.wordSeed} (a new
+ * one each run; printed on stderr at the start and in every failure, with the command that reproduces it).
  * Results in {@code target/word-oracle-stats.properties} and {@code target/word-oracle-mismatches.txt}. Skipped
  * when bubblewrap cannot run here.
  */
@@ -95,6 +96,19 @@ class WordOracleTest {
         Assumptions.assumeTrue(ExecutionOracleTest.bwrapWorks(), "bubblewrap cannot run here");
         int total = Integer.getInteger("oracle.words", 3_000);
         long seed = Long.getLong("oracle.wordSeed", System.nanoTime());
+        String reproduce = "seed " + seed + " (reproduce: mvn test -Dtest=WordOracleTest -Doracle.wordSeed=" + seed
+                + " -Doracle.words=" + total + ")";
+        System.err.println("word oracle: " + reproduce);
+        try {
+            run(total, seed, reproduce);
+        } catch (AssertionError | Exception e) {
+            // every failure names the seed, also one that is not a mismatch (an extractor assertion, a sandbox error)
+            if (String.valueOf(e.getMessage()).contains(reproduce)) throw e;
+            throw new AssertionError(reproduce + ": " + e, e);
+        }
+    }
+
+    private void run(int total, long seed, String reproduce) throws Exception {
         Random r = new Random(seed);
         Path shims = Files.createDirectories(tmp.resolve("shims"));
         for (int i = 0; i < 10; i++) ExecutionOracleTest.recorder(shims.resolve("c" + i), "");
@@ -177,7 +191,7 @@ class WordOracleTest {
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target/word-oracle-stats.properties"), stats);
         if (!mismatches.isEmpty()) Files.write(Path.of("target/word-oracle-mismatches.txt"), mismatches);
-        assertThat(mismatches).as("seed " + seed + " (target/word-oracle-mismatches.txt)").isEmpty();
+        assertThat(mismatches).as(reproduce + "; all in target/word-oracle-mismatches.txt").isEmpty();
     }
 
     // ---------------------------------------------------------------- cases
