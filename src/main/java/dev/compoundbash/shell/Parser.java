@@ -835,7 +835,9 @@ public final class Parser {
             throw lx.unexpected();
         }
         int targetStart = lx.pos;
-        Word target = wp.word(WordParser.NORMAL, false);
+        // a here-string is expanded as an assignment's value (redir.c write_here_string:
+        // expand_assignment_string_to_string): tilde prefixes also after each unquoted ':' (<<< a:~ is a:$HOME)
+        Word target = wp.word(op.equals("<<<") ? WordParser.ASSIGN : WordParser.NORMAL, false);
         if (target.parts().isEmpty()) throw lx.unexpected();
         HereDoc hd = null;
         if (op.equals("<<") || op.equals("<<-")) {

@@ -863,6 +863,12 @@ final class WordParser {
             index = word(ARITH_BRACKET, q);
             if (lx.cur() != ']') throw lx.errAt(start, "unexpected end of file while looking for matching `]'");
             lx.pos++;
+            if (bareCloseBrace(index)) {
+                // bash's reader ends a ${ at its first unquoted } (parse.y parse_matched_pair, P_FIRSTCLOSE: a [
+                // does not nest there) and only the expansion reads the subscript: "${b[{$,}"\<newline>cmd ..."
+                // ends the word, and the command, before cmd (measured), where the hook would read on to the ]
+                throw lx.errAt(start, "a } inside the subscript of a ${...}, where bash's reader ends it");
+            }
         }
         String op = null;
         List<Word> operands = new ArrayList<>(2);
@@ -1041,6 +1047,29 @@ final class WordParser {
                 all.append("$1");
             }
         }
+    }
+
+    /** Whether the literal text of {@code index} holds a } outside quotes and escapes. */
+    private static boolean bareCloseBrace(Word index) {
+        for (WordPart p : index.parts()) {
+            if (!(p instanceof WordPart.Literal lit)) continue;
+            String raw = lit.raw();
+            char quote = 0;
+            for (int i = 0; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (quote == 0 && c == '\\') {
+                    i++;
+                } else if (quote != 0) {
+                    if (c == quote) quote = 0;
+                    else if (quote == '"' && c == '\\') i++;
+                } else if (c == '\'' || c == '"') {
+                    quote = c;
+                } else if (c == '}') {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static int[] fill(int n, int v) {

@@ -71,7 +71,10 @@ final class WordGenerator {
     private static final String LIT = "abcxyz019._-/=:@%+,^#";
     private static final String[] ANSI_ESCAPES = {"\\n", "\\t", "\\x41", "\\x24", "\\x28", "\\x29", "\\x7b",
             "\\x7d", "\\x2c", "\\x27", "\\x22", "\\x5c", "\\x60", "\\u00e9", "\\U0001F600", "\\101", "\\044", "\\c?",
-            "\\cA", "\\'", "\\\\", "\\\"", "\\e", "\\a", "\\q", "\\x", "\\0", "\\x24(c3 d)", "\\x24{x}", "\\x7e"};
+            "\\cA", "\\'", "\\\\", "\\\"", "\\e", "\\a", "\\q", "\\x", "\\0", "\\x24(c3 d)", "\\x24{x}", "\\x7e",
+            // bytes: parts of one UTF-8 character, bytes that are none, \x{...}, octal
+            "\\xc3\\xa9", "\\xc3", "\\xa9", "\\xbb", "\\xff", "\\303\\251", "\\351", "\\x{41}", "\\x{24}(c2)",
+            "\\x{}", "\\xe2\\x82", "\\xac", "\\u20ac", "\\U0010FFFF", "\\uD800", "\\c\\\\"};
     private static final String[] PARAM_OPS = {":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##", "%", "%%",
             "/", "//", "/#", "/%", "^", "^^", ",", ",,"};
 

@@ -190,7 +190,10 @@ class WordOracleTest {
                 * WordGenerator.Form.values().length).append('\n');
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target/word-oracle-stats.properties"), stats);
-        if (!mismatches.isEmpty()) Files.write(Path.of("target/word-oracle-mismatches.txt"), mismatches);
+        if (!mismatches.isEmpty()) {
+            Files.write(Path.of("target/word-oracle-mismatches.txt"),
+                    dev.compoundbash.shell.AnsiC.bytes(String.join("\n", mismatches) + "\n"));
+        }
         assertThat(mismatches).as(reproduce + "; all in target/word-oracle-mismatches.txt").isEmpty();
     }
 
@@ -607,7 +610,8 @@ class WordOracleTest {
             input.append(c.id()).append('\0').append(notFound).append(c.bashScript()).append('\0');
         }
         Path in = dir.resolve("commands");
-        Files.writeString(in, input, StandardCharsets.UTF_8);
+        // a byte stand-in (AnsiC.text) in a script, from a delimiter the hook read, is that byte
+        Files.write(in, dev.compoundbash.shell.AnsiC.bytes(input.toString()));
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
         String driver = "cd \"$1\"; while IFS= read -r -d '' i && IFS= read -r -d '' c; do "
