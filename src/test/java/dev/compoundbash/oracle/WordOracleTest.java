@@ -463,6 +463,9 @@ class WordOracleTest {
             WordValue v = WordValue.of(red.hereDoc().body(), hook);
             if (v.isStatic()) expected = List.of(v.value());
         }
+        // a body that runs to the end of the script (no line ends it: <<- with a delimiter starting with a tab)
+        // takes the printf after it too: no value to compare, only the marker
+        if (expected != null && expected.get(0).endsWith("c9 after\n")) expected = null;
         boolean hookRuns = f.subCommands().stream().anyMatch(c -> c.getArgv().equals(List.of("c9", "after")));
         // an unquoted body is expanded, and an expansion in a decoy line may end the shell (${u?}): then the marker
         // need not run
