@@ -653,8 +653,23 @@ class WordOracleTest {
             if (head.matches("[0-9]+")) errors.put(Integer.valueOf(head), nl < 0 ? "" : chunk.substring(nl + 1));
         }
         Map<Integer, List<List<String>>> recordings = new java.util.HashMap<>();
-        for (Case c : cases) recordings.put(c.id(), ExecutionOracleTest.recordings(recs.resolve(String.valueOf(c.id()))));
+        for (Case c : cases) {
+            List<List<String>> rec = new ArrayList<>(ExecutionOracleTest.recordings(recs.resolve(String.valueOf(c.id()))));
+            // an empty recording is a shim of an asynchronous process substitution killed with the sandbox after it
+            // opened its file and before it wrote (a command with an empty name still records its NUL)
+            if (emptyFileIn(recs.resolve(String.valueOf(c.id())))) {
+                rec.removeIf(argv -> argv.size() == 1 && argv.get(0).isEmpty());
+            }
+            recordings.put(c.id(), rec);
+        }
         return new BatchResult(dir, values, recordings, errors);
+    }
+
+    private static boolean emptyFileIn(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return false;
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.anyMatch(f -> f.toFile().length() == 0);
+        }
     }
 
     private static void deleteTree(Path dir) throws IOException {
