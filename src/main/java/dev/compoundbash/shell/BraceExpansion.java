@@ -150,13 +150,25 @@ public final class BraceExpansion {
                 }
                 sb.append(w.substring(i, Math.min(n, j + 1)).replace(DOLLAR, '$'));
                 i = j;
+            } else if (c == '$' && i + 1 < n && w.charAt(i + 1) == '\'') {
+                // $'...' as written: backslash escapes, \' among them
+                int j = i + 2;
+                while (j < n && w.charAt(j) != '\'') {
+                    if (w.charAt(j) == '\\') j++;
+                    j++;
+                }
+                sb.append(w.substring(i, Math.min(n, j + 1)).replace(DOLLAR, '$'));
+                i = j;
             } else if (c == '$' || c == DOLLAR) {
                 char next = i + 1 < n ? w.charAt(i + 1) : 0;
-                if (next == '$' || next == DOLLAR) {
+                char after = i + 2 < n ? w.charAt(i + 2) : 0;
+                // a $'...' or $"..." written after the braces was a quoted string before brace expansion
+                boolean translated = next == '$' && (after == '\'' || after == '"');
+                if (c == DOLLAR && (next == '\'' || next == '"' || translated)) {
+                    sb.append("\\$");
+                } else if (next == '$' || next == DOLLAR) {
                     sb.append("$$");
                     i++;
-                } else if (c == DOLLAR && (next == '\'' || next == '"')) {
-                    sb.append("\\$");
                 } else {
                     sb.append('$');
                 }

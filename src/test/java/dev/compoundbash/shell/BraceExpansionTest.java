@@ -67,6 +67,10 @@ class BraceExpansionTest {
                 // a $ brace expansion puts before a quote is a plain $: the reader read $'...' before (bash: $x)
                 Arguments.of("{$,}'x'", List.of("$x", "x")),
                 Arguments.of("{$,}\"x\"", List.of("$x", "x")),
+                // $'...' written before the braces keeps its escaped quote (bash: 'A$#% 'A#%)
+                Arguments.of("$'\\'\\x41'{$,}''#%", List.of("'A$#%", "'A#%")),
+                Arguments.of("{$,}$'x'", List.of("$x", "x")),
+                Arguments.of("{$,}$\"x\"", List.of("$x", "x")),
                 // a continuation is joined before brace expansion
                 Arguments.of("{1.\\\n.3}", List.of("1", "2", "3")));
     }
