@@ -332,11 +332,13 @@ public final class FactExtractor {
         // Brace expansion (Bash Reference Manual 3.5.1) makes each word one or more argv entries; past the
         // expander's bound what runs is not known, so the name counts as dynamic.
         List<BraceExpansion.Piece> pieces = new ArrayList<>(s.words().size());
+        java.util.Set<BraceExpansion.Piece> made = new java.util.HashSet<>();
         boolean unexpanded = false;
         for (Word w : s.words()) {
             BraceExpansion.Words ex = BraceExpansion.of(w, source);
             unexpanded |= ex.overflow();
             pieces.addAll(ex.pieces());
+            if (ex.expanded()) made.addAll(ex.pieces());
         }
         if (!pieces.isEmpty()) {
             List<Arg> args = new ArrayList<>(pieces.size());
@@ -364,7 +366,15 @@ public final class FactExtractor {
             // Expansions inside the words run too, nested (once per word brace expansion makes).
             int savedCommand = currentCommand;
             currentCommand = id;
-            for (BraceExpansion.Piece piece : pieces) wordIn(piece.word(), piece.source());
+            for (BraceExpansion.Piece piece : pieces) {
+                wordIn(piece.word(), piece.source());
+                // a word brace expansion made is text of its own: shaped like a subscript holding a substitution
+                // (declare c[{1,2}=='$(cmd)']=1 makes c[1==$(cmd)]=1), it is code bash may evaluate (storedCode)
+                if (made.contains(piece)) {
+                    WordValue v = WordValue.of(piece.word(), piece.source());
+                    if (v.isStatic()) storedCode(v.value());
+                }
+            }
             currentCommand = savedCommand;
             if (!dyn[0]) builtinWrites(argv, dyn, id);
         } else {
