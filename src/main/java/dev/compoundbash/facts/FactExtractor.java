@@ -588,6 +588,7 @@ public final class FactExtractor {
         // Brace expansion (Bash Reference Manual 3.5.1) makes each word one or more argv entries; past the
         // expander's bound what runs is not known, so the name counts as dynamic.
         List<BraceExpansion.Piece> pieces = new ArrayList<>(s.words().size());
+        java.util.Set<BraceExpansion.Piece> made = new java.util.HashSet<>();
         boolean unexpanded = false;
         for (Word w : s.words()) {
             BraceExpansion.Words ex = BraceExpansion.of(w, source);
@@ -595,6 +596,7 @@ public final class FactExtractor {
             // sh may be dash, which does no brace expansion (POSIX has none): what runs is not known
             unexpanded |= ex.expanded() && scriptShell != null && NO_BRACE_EXPANSION.contains(scriptShell);
             pieces.addAll(ex.pieces());
+            if (ex.expanded()) made.addAll(ex.pieces());
         }
         if (!pieces.isEmpty()) {
             List<Arg> args = new ArrayList<>(pieces.size());
@@ -648,6 +650,12 @@ public final class FactExtractor {
                     }
                 } else {
                     wordIn(piece.word(), piece.source());
+                }
+                // a word brace expansion made is text of its own: shaped like a subscript holding a substitution
+                // (declare c[{1,2}=='$(cmd)']=1 makes c[1==$(cmd)]=1), it is code bash may evaluate (storedCode)
+                if (made.contains(piece)) {
+                    WordValue v = WordValue.of(piece.word(), piece.source());
+                    if (v.isStatic()) storedCode(v.value());
                 }
             }
             if (!dyn[0]) builtinWrites(argv, dyn, id);

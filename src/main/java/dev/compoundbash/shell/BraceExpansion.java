@@ -109,10 +109,74 @@ public final class BraceExpansion {
      */
     public static List<String> expand(String text, int max) {
         try {
-            return new Expander(max).braceExpand(joinContinuations(text));
+            String t = joinContinuations(text);
+            Expander ex = new Expander(max);
+            ex.marking = t.indexOf(DOLLAR) < 0;
+            List<String> out = ex.braceExpand(t);
+            if (!ex.marking) return out;
+            List<String> settled = new ArrayList<>(out.size());
+            for (String w : out) settled.add(settle(w));
+            return settled;
         } catch (TooMany e) {
             return null;
         }
+    }
+
+    /** Stands for a {@code $} that ended a piece brace expansion joined to the next ({@link #settle}). */
+    static final char DOLLAR = '\uE000';
+
+    /**
+     * A finished word with its joined {@code $}s ({@link #DOLLAR}) spelt as bash reads them there: bash's reader
+     * turns {@code $'...'} and {@code $"..."} into quoted strings only where they are written, and brace expansion
+     * comes after it, so a joined {@code $} before a quote is a plain {@code $} ({@code {$,}'x'} gives {@code $x}:
+     * written {@code \$}); a {@code $} after an unescaped {@code $} is the name of that one
+     * ({@code {$,}{$,}"y"} gives {@code $$"y"}: the process id, then y).
+     */
+    static String settle(String w) {
+        if (w.indexOf(DOLLAR) < 0) return w;
+        StringBuilder sb = new StringBuilder(w.length() + 4);
+        int n = w.length();
+        for (int i = 0; i < n; i++) {
+            char c = w.charAt(i);
+            if (c == '\\') {
+                sb.append(c);
+                if (i + 1 < n) sb.append(w.charAt(i + 1) == DOLLAR ? '$' : w.charAt(i + 1));
+                i++;
+            } else if (c == '\'' || c == '"') {
+                int j = i + 1;
+                while (j < n && w.charAt(j) != c) {
+                    if (c == '"' && w.charAt(j) == '\\') j++;
+                    j++;
+                }
+                sb.append(w.substring(i, Math.min(n, j + 1)).replace(DOLLAR, '$'));
+                i = j;
+            } else if (c == '$' && i + 1 < n && w.charAt(i + 1) == '\'') {
+                // $'...' as written: backslash escapes, \' among them
+                int j = i + 2;
+                while (j < n && w.charAt(j) != '\'') {
+                    if (w.charAt(j) == '\\') j++;
+                    j++;
+                }
+                sb.append(w.substring(i, Math.min(n, j + 1)).replace(DOLLAR, '$'));
+                i = j;
+            } else if (c == '$' || c == DOLLAR) {
+                char next = i + 1 < n ? w.charAt(i + 1) : 0;
+                char after = i + 2 < n ? w.charAt(i + 2) : 0;
+                // a $'...' or $"..." written after the braces was a quoted string before brace expansion
+                boolean translated = next == '$' && (after == '\'' || after == '"');
+                if (c == DOLLAR && (next == '\'' || next == '"' || translated)) {
+                    sb.append("\\$");
+                } else if (next == '$' || next == DOLLAR) {
+                    sb.append("$$");
+                    i++;
+                } else {
+                    sb.append('$');
+                }
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     /** Removes backslash-newline pairs outside single quotes (bash removes them while reading the word). */
@@ -158,6 +222,8 @@ public final class BraceExpansion {
     /** braces.c, with a bound on the number of words. */
     private static final class Expander {
         private final int max;
+        /** Whether joined {@code $}s are marked ({@link #DOLLAR}); off when the text holds the mark itself. */
+        boolean marking;
 
         Expander(int max) {
             this.max = max;
@@ -263,17 +329,15 @@ public final class BraceExpansion {
         }
 
         /**
-         * x followed by y. An unescaped {@code $} that ends x before a quote that starts y is a plain {@code $}: bash's
-         * reader turns {@code $'...'} and {@code $"..."} into quoted strings only where they are written, and brace
-         * expansion comes after it ({@code {$,}'x'} gives {@code $x}); it is escaped so that parsing the word again
-         * reads it so.
+         * x followed by y. An unescaped {@code $} that ends x is marked ({@link #DOLLAR}): what it is depends on what
+         * follows it in the finished word ({@link #settle}).
          */
-        private static String join(String x, String y) {
-            if (!x.endsWith("$") || y.isEmpty() || (y.charAt(0) != '\'' && y.charAt(0) != '"')) return x + y;
+        private String join(String x, String y) {
+            if (!marking || !x.endsWith("$") || y.isEmpty()) return x + y;
             int bs = 0;
             for (int i = x.length() - 2; i >= 0 && x.charAt(i) == '\\'; i--) bs++;
             if (bs % 2 == 1) return x + y;
-            return x.substring(0, x.length() - 1) + "\\$" + y;
+            return x.substring(0, x.length() - 1) + DOLLAR + y;
         }
 
         private static boolean blank(int c) {

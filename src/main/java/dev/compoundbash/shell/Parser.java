@@ -835,7 +835,9 @@ public final class Parser {
             throw lx.unexpected();
         }
         int targetStart = lx.pos;
-        Word target = wp.word(WordParser.NORMAL, false);
+        // a here-string is expanded as an assignment's value (redir.c write_here_string:
+        // expand_assignment_string_to_string): tilde prefixes also after each unquoted ':' (<<< a:~ is a:$HOME)
+        Word target = wp.word(op.equals("<<<") ? WordParser.ASSIGN : WordParser.NORMAL, false);
         if (target.parts().isEmpty()) throw lx.unexpected();
         HereDoc hd = null;
         if (op.equals("<<") || op.equals("<<-")) {
@@ -845,6 +847,12 @@ public final class Parser {
                 // bash's reader re-prints a $( ) from its parsed command (parse_comsub), and the delimiter is that
                 // text: <<$(echo  a) ends at the line $(echo a) (measured), which the hook cannot reproduce
                 throw lx.errAt(targetStart, "here-document delimiter holding a command substitution");
+            }
+            for (WordPart.AnsiCQuoted ac : Walker.all(target, WordPart.AnsiCQuoted.class)) {
+                // the delimiter's bytes would depend on the locale (AnsiC.localeDependent): where the body ends too
+                if (AnsiC.localeDependent(ac.raw())) {
+                    throw lx.errAt(targetStart, "here-document delimiter whose value depends on the locale");
+                }
             }
             boolean quoted = delimiterQuoted(target);
             String delim = quoted ? quotedControls(delimiter(raw)) : raw.replace("\\\n", "");
@@ -948,7 +956,7 @@ public final class Parser {
                 sb.append(c);
             }
         }
-        return sb.toString();
+        return AnsiC.joined(sb.toString());
     }
 
     private Command parseSimple(int start) throws ParseException {

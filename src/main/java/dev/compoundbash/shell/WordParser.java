@@ -198,7 +198,9 @@ final class WordParser {
                 }
                 case SUBSCRIPT, SUBSCRIPT_W -> {
                     if (c == ']' && depth == 0) stop = true;
-                    else if (mode == SUBSCRIPT_W && Lexer.isMeta(c)) stop = true;
+                    else if (mode == SUBSCRIPT_W && Lexer.isMeta(c) && !((c == '<' || c == '>') && nextIs(p, '('))) {
+                        stop = true;
+                    }
                     else if (c == '[') depth++;
                     else if (c == ']') depth--;
                 }
@@ -861,6 +863,12 @@ final class WordParser {
             index = word(ARITH_BRACKET, q);
             if (lx.cur() != ']') throw lx.errAt(start, "unexpected end of file while looking for matching `]'");
             lx.pos++;
+            if (bareCloseBrace(index)) {
+                // bash's reader ends a ${ at its first unquoted } (parse.y parse_matched_pair, P_FIRSTCLOSE: a [
+                // does not nest there) and only the expansion reads the subscript: "${b[{$,}"\<newline>cmd ..."
+                // ends the word, and the command, before cmd (measured), where the hook would read on to the ]
+                throw lx.errAt(start, "a } inside the subscript of a ${...}, where bash's reader ends it");
+            }
         }
         String op = null;
         List<Word> operands = new ArrayList<>(2);
@@ -980,18 +988,34 @@ final class WordParser {
      * The evaluation bash applies to the value of a subscript it has already expanded as a word (the index of a
      * compound array element, {@code NAME[SUB]=VALUE} given to a declaration builtin): the value is arithmetic
      * text, expanded again (Bash Reference Manual §6.7 "Arrays"; measured: {@code a=(['$(cmd)']=1)} runs cmd).
-     * Returns {@code index} with an {@link WordPart.ArithExpansion} of that value appended when the value is
-     * static and holds an expansion; otherwise {@code index} itself (a dynamic index is left to the caller).
+     * Returns {@code index} with an {@link WordPart.ArithExpansion} of that value appended when the value holds
+     * an expansion; otherwise {@code index} itself.
+     *
+     * <p>An index with expansions of its own ({@code [$x==\$(c1)]}, {@code ["$(c2)"'$(c1)']}) has a value only
+     * known at run time, which the extractor reports as run-time code. The text its quoted and escaped parts leave
+     * after the first expansion is still code bash runs ({@code \$(c1)} becomes {@code $(c1)}): it is read with
+     * the expansions standing for their values, so the commands in it are sub-commands (a denied one denies); text
+     * that does not parse so is left to the run-time code fact alone.
      */
     private Word evaluatedIndex(Word index) throws ParseException {
         String v = WordValue.staticValue(index.parts());
-        if (v == null || (v.indexOf('$') < 0 && v.indexOf('`') < 0)) return index;
+        boolean dynamic = v == null;
+        if (dynamic) {
+            StringBuilder all = new StringBuilder();
+            StringBuilder quoted = new StringBuilder();
+            firstExpansion(index.parts(), all, quoted);
+            if (quoted.indexOf("$") < 0 && quoted.indexOf("`") < 0) return index;
+            v = all.toString();
+        }
+        if (v.indexOf('$') < 0 && v.indexOf('`') < 0) return index;
         int start = lx.pos;
         List<WordPart> parts;
         try {
             parts = Parser.parseNestedParts(lx.root, v.toCharArray(), fill(v.length() + 1, index.span().start()),
                     fill(v.length() + 1, index.span().end()), lx.depth, ARITH_ALL, Q_HD);
         } catch (ParseException e) {
+            lx.pos = start;
+            if (dynamic) return index;
             throw e.inExpansion();
         }
         lx.pos = start;
@@ -1002,6 +1026,50 @@ final class WordParser {
         List<WordPart> out = new ArrayList<>(index.parts());
         out.add(new WordPart.ArithExpansion(index.span(), a, false));
         return new Word(index.span(), out, index.text());
+    }
+
+    /**
+     * The text of {@code parts} after bash's first expansion of a subscript in {@code all}, every expansion (whose
+     * value is only known at run time; its own commands are read where it is written) standing as {@code $1}, a
+     * value the hook reads as unknown; {@code quoted} gets only the text of the literal and quoted parts.
+     */
+    private void firstExpansion(List<WordPart> parts, StringBuilder all, StringBuilder quoted) {
+        for (WordPart p : parts) {
+            String text = p instanceof WordPart.Literal lit ? lit.value()
+                    : p instanceof WordPart.SingleQuoted sq ? sq.value()
+                    : p instanceof WordPart.AnsiCQuoted ac ? ac.value() : null;
+            if (text != null) {
+                all.append(text);
+                quoted.append(text);
+            } else if (p instanceof WordPart.DoubleQuoted dq) {
+                firstExpansion(dq.parts(), all, quoted);
+            } else {
+                all.append("$1");
+            }
+        }
+    }
+
+    /** Whether the literal text of {@code index} holds a } outside quotes and escapes. */
+    private static boolean bareCloseBrace(Word index) {
+        for (WordPart p : index.parts()) {
+            if (!(p instanceof WordPart.Literal lit)) continue;
+            String raw = lit.raw();
+            char quote = 0;
+            for (int i = 0; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (quote == 0 && c == '\\') {
+                    i++;
+                } else if (quote != 0) {
+                    if (c == quote) quote = 0;
+                    else if (quote == '"' && c == '\\') i++;
+                } else if (c == '\'' || c == '"') {
+                    quote = c;
+                } else if (c == '}') {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static int[] fill(int n, int v) {
@@ -1157,7 +1225,9 @@ final class WordParser {
                 if (i < 0) return -1;
                 continue;
             }
-            if (c == '$' && i + 1 < lx.n && (s[i + 1] == '(' || s[i + 1] == '{' || s[i + 1] == '[')) {
+            // a process substitution is part of the word it stands in (parse.y read_token_word), not its end
+            if ((c == '$' && i + 1 < lx.n && (s[i + 1] == '(' || s[i + 1] == '{' || s[i + 1] == '['))
+                    || ((c == '<' || c == '>') && i + 1 < lx.n && s[i + 1] == '(')) {
                 i = skipGroup(i + 1);
                 if (i < 0) return -1;
                 continue;

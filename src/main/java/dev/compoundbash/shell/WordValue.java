@@ -42,7 +42,7 @@ public record WordValue(boolean isStatic, String value, String raw, List<WordPar
         if (flags[2] && raw.indexOf(']', raw.indexOf('[') + 1) > 0) flags[0] = true;
         // Brace expansion as bash does it (braces.c), not just the look of one.
         if (flags[1] || raw.indexOf('{') >= 0) flags[1] = BraceExpansion.changes(word, source);
-        return new WordValue(isStatic, isStatic ? sb.toString() : null, raw, List.copyOf(expansions), flags[0],
+        return new WordValue(isStatic, isStatic ? AnsiC.joined(sb.toString()) : null, raw, List.copyOf(expansions), flags[0],
                 flags[1]);
     }
 
@@ -62,7 +62,7 @@ public record WordValue(boolean isStatic, String value, String raw, List<WordPar
                 sb.append(inner);
             } else return null;
         }
-        return sb.toString();
+        return AnsiC.joined(sb.toString());
     }
 
     private static void collect(List<WordPart> parts, StringBuilder sb, List<WordPart> expansions, boolean[] flags,

@@ -672,7 +672,8 @@ class ExecutionOracleTest {
         if (!Files.isDirectory(dir)) return out;
         try (Stream<Path> s = Files.list(dir)) {
             for (Path f : s.sorted().toList()) {
-                String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
+                // bytes that are not UTF-8 ($'\xbb') as the hook holds them (AnsiC.text: one stand-in per byte)
+                String text = dev.compoundbash.shell.AnsiC.text(Files.readAllBytes(f));
                 if (text.endsWith("\0")) text = text.substring(0, text.length() - 1);
                 List<String> argv = new ArrayList<>(Arrays.asList(text.split("\0", -1)));
                 // a decoy reached through a changed PATH: never the command the hook saw

@@ -31,6 +31,13 @@ final class WordGenerator {
         DECLARATION,
         /** an element of a compound array assignment */
         ARRAY_ELEMENT,
+        /**
+         * a subscripted element {@code [SUB]=WORD} of a compound assignment to an indexed or associative array (by
+         * an assignment statement, {@code +=}, {@code declare -a/-A}, {@code local}), a key-value list
+         * ({@code declare -A b=(k v)}), and an associative array's subscript in an assignment and an expansion:
+         * bash expands an indexed array's subscript twice, an associative array's key once
+         */
+        KEYED_ELEMENT,
         /** inside double quotes */
         DOUBLE_QUOTED,
         /** a here-string ({@code <<< WORD}) */
@@ -64,7 +71,10 @@ final class WordGenerator {
     private static final String LIT = "abcxyz019._-/=:@%+,^#";
     private static final String[] ANSI_ESCAPES = {"\\n", "\\t", "\\x41", "\\x24", "\\x28", "\\x29", "\\x7b",
             "\\x7d", "\\x2c", "\\x27", "\\x22", "\\x5c", "\\x60", "\\u00e9", "\\U0001F600", "\\101", "\\044", "\\c?",
-            "\\cA", "\\'", "\\\\", "\\\"", "\\e", "\\a", "\\q", "\\x", "\\0", "\\x24(c3 d)", "\\x24{x}", "\\x7e"};
+            "\\cA", "\\'", "\\\\", "\\\"", "\\e", "\\a", "\\q", "\\x", "\\0", "\\x24(c3 d)", "\\x24{x}", "\\x7e",
+            // bytes: parts of one UTF-8 character, bytes that are none, \x{...}, octal
+            "\\xc3\\xa9", "\\xc3", "\\xa9", "\\xbb", "\\xff", "\\303\\251", "\\351", "\\x{41}", "\\x{24}(c2)",
+            "\\x{}", "\\xe2\\x82", "\\xac", "\\u20ac", "\\U0010FFFF", "\\uD800", "\\c\\\\"};
     private static final String[] PARAM_OPS = {":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##", "%", "%%",
             "/", "//", "/#", "/%", "^", "^^", ",", ",,"};
 
@@ -209,11 +219,14 @@ final class WordGenerator {
 
     private String tilde(Random r, boolean first) {
         count(Form.TILDE);
-        return switch (r.nextInt(5)) {
+        return switch (r.nextInt(8)) {
             case 0 -> "~";
             case 1 -> "~/";
             case 2 -> "~root";
             case 3 -> "~nosuchuser/x";
+            case 4 -> "~-";
+            case 5 -> "~+/x";
+            case 6 -> "~0";
             default -> "~+";
         };
     }
@@ -343,10 +356,23 @@ final class WordGenerator {
     /** A parameter expansion with any operator; {@code dq}: it stands inside double quotes. */
     String parameter(Random r, int depth, boolean dq) {
         String name = new String[]{"x", "y", "e", "s", "u"}[r.nextInt(5)];
-        switch (r.nextInt(8)) {
+        switch (r.nextInt(10)) {
             case 0 -> {
                 count(Form.PARAMETER);
                 return r.nextBoolean() ? "$" + name : "${" + name + "}";
+            }
+            case 8 -> {
+                // indirection, names by prefix, whole arrays, their keys and slices, negative offsets
+                count(Form.PARAMETER);
+                return new String[]{"${!" + name + "}", "${!s*}", "${!y@}", "${a[@]}", "${a[*]}", "${#a[@]}",
+                        "${!a[@]}", "${a[@]:1:1}", "${s: -2}", "${s:(-2):1}", "${a[-1]}", "${!a[*]}", "$@", "$*",
+                        "$#", "$?", "$-", "${#}", "${x@Q}", "${a[@]@Q}"}[r.nextInt(20)];
+            }
+            case 9 -> {
+                count(Form.PARAMETER_OPERATOR);
+                String op = PARAM_OPS[r.nextInt(PARAM_OPS.length)];
+                String base = new String[]{"a[@]", "a[*]", "a[1]", "@", "*", "!y"}[r.nextInt(6)];
+                return "${" + base + op + operand(r, depth, dq) + "}";
             }
             case 1 -> {
                 count(Form.PARAMETER);

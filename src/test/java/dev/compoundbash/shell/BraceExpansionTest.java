@@ -67,6 +67,10 @@ class BraceExpansionTest {
                 // a $ brace expansion puts before a quote is a plain $: the reader read $'...' before (bash: $x)
                 Arguments.of("{$,}'x'", List.of("$x", "x")),
                 Arguments.of("{$,}\"x\"", List.of("$x", "x")),
+                // $'...' written before the braces keeps its escaped quote (bash: 'A$#% 'A#%)
+                Arguments.of("$'\\'\\x41'{$,}''#%", List.of("'A$#%", "'A#%")),
+                Arguments.of("{$,}$'x'", List.of("$x", "x")),
+                Arguments.of("{$,}$\"x\"", List.of("$x", "x")),
                 // a continuation is joined before brace expansion
                 Arguments.of("{1.\\\n.3}", List.of("1", "2", "3")));
     }
@@ -84,6 +88,27 @@ class BraceExpansionTest {
             values.add(v.value());
         }
         assertThat(values).as(word).isEqualTo(bash);
+    }
+
+    /**
+     * A joined $ after an unescaped $ is that one's name (bash 5.2: {@code {$,}{$,}"y"} is PID y, $y, $y, y;
+     * {@code {$,}{$,}{$,}"y"} begins PID$y; {@code {$,}\$"y"} is $$y).
+     */
+    @Test
+    void aJoinedDollarAfterADollarIsTheProcessId() throws Exception {
+        String[][] cases = {{"{$,}{$,}\"y\"", "D S S S"}, {"{$,}{$,}{$,}\"y\"", "D D D S D S S S"},
+                {"{$,}\\$\"y\"", "S S"}, {"{$$,}{$,}\"y\"", "D D S S"}};
+        for (String[] c : cases) {
+            String src = ": " + c[0];
+            Command.Simple cmd = (Command.Simple) Parser.parse(src).body().items().get(0).command();
+            List<String> kinds = new ArrayList<>();
+            for (BraceExpansion.Piece p : BraceExpansion.of(cmd.words().get(1), src).pieces()) {
+                kinds.add(WordValue.of(p.word(), p.source()).isStatic() ? "S" : "D");
+            }
+            assertThat(String.join(" ", kinds)).as(c[0]).isEqualTo(c[1]);
+        }
+        assertThat(BraceExpansion.expand("{$,}{$,}\"y\"", 10)).containsExactly("$$\"y\"", "\\$\"y\"", "\\$\"y\"",
+                "\"y\"");
     }
 
     @Test

@@ -38,6 +38,17 @@ class ExpansionContextTest {
                 Arguments.of("a=([\\$(c1)]=7)", List.of("c1")),
                 Arguments.of("declare a['$(c1)']=1", List.of("c1")),
                 Arguments.of("a=([<(c1)]=1)", List.of("c1")),
+                // an index with expansions of its own: the text its quoted parts leave is evaluated too
+                Arguments.of("x=1; b=([$x==\\$(c1)]=7)", List.of("c1")),
+                Arguments.of("b=([\"$(c2)\"'+$(c1)']=1)", List.of("c2", "c1")),
+                Arguments.of("x=1; declare -a b=([$x+\\$(c1)]=1)", List.of("c1")),
+                Arguments.of("x=1; declare b[$x+'$(c1)']=1", List.of("c1")),
+                Arguments.of("x=1; b=([${x}\"\\$(c1 q)\"]=1)", List.of("c1")),
+                Arguments.of("x=1; b=([$(c2)+`c3`+\\$(c1)]=1)", List.of("c2", "c3", "c1")),
+                // a process substitution is part of a declaration argument's subscript, not the end of the word
+                Arguments.of("declare c[<(c1)*'$(c7)'+1]=1", List.of("c1", "c7")),
+                // an associative array's key is expanded once (bash runs no c1); the parser cannot know the type
+                Arguments.of("x=1; declare -A b=([$x\\$(c1)]=1)", List.of("c1")), // over-read
                 Arguments.of("cat <<EOF\n$(( '$(c1)' + 1 ))\nEOF", List.of("c1")),
                 Arguments.of("echo \"$(( '$(c1)' ))\"", List.of("c1")),
                 // double-quoted ${...}: decoded $'...' inserted as it is (also read as written: extquote off)

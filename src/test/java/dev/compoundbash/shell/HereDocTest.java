@@ -16,6 +16,22 @@ class HereDocTest {
         return WordValue.of(h.body(), src).text();
     }
 
+    /**
+     * A here-string is expanded as an assignment's value (redir.c: expand_assignment_string_to_string): a tilde
+     * prefix also after each unquoted ':', none after '=' (bash 5.2, HOME=/h: {@code cat <<< a:~} prints a:/h,
+     * {@code cat <<< a=~} a=~, {@code cat <<< b:~:~} b:/h:/h).
+     */
+    @Test
+    void hereStringTildesFollowAssignmentRules() throws Exception {
+        for (String[] c : new String[][]{{"cat <<< a:~", "1"}, {"cat <<< b:~:~", "2"}, {"cat <<< a=~", "0"},
+                {"cat <<< ~", "1"}, {"cat <<< $'':~/x", "1"}, {"cat <<< ':'~", "0"}}) {
+            Script s = Parser.parse(c[0]);
+            Redirection r = ((Command.Simple) s.body().items().get(0).command()).redirections().get(0);
+            assertThat(Walker.all(r.target(), WordPart.Tilde.class)).as(c[0]).hasSize(Integer.parseInt(c[1]));
+            assertThat(WordValue.of(r.target(), c[0]).isStatic()).as(c[0]).isEqualTo(c[1].equals("0"));
+        }
+    }
+
     @Test
     void unquotedBodyIsParsedForExpansions() throws ParseException {
         String src = "cat <<EOF\nhello $USER $(id) `w` ${x:-y} $((1+2))\nEOF\necho next";

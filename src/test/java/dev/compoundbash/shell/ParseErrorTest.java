@@ -24,7 +24,11 @@ class ParseErrorTest {
             "[[ ( a ]]", "[[ a =~ b;c ]]", "]]", "a=(1 2", "echo a=(1)", "x=1 (a)", "echo (", "echo )",
             "cat <", "cat >", "cat < ;", "2>", "echo ${x!y}", "echo ${}", "coproc", "(a) b", "{ a; } b",
             "if a; then b; fi c", "a; else", "case x in (a) ;; esac)", "echo $(a; fi)", "echo $(case x in a) b)",
-            "a && \n", "!!\n|"})
+            "a && \n", "!!\n|",
+            // a delimiter whose bytes depend on the locale (AnsiC.localeDependent): where the body ends too
+            "cat <<$'\\u00e9'\nx\n\\u00E9\nrm y\n\u00e9\n", "cat <<x$'\\U0001F600'\nx\n",
+            // a } in a ${...} subscript ends the ${ for bash's reader: the word, and the command, may end there
+            "echo \"${b[}]}\"", "echo \"${b[}\"\\\\ x\nrm y #\"]}\"", "echo ${b[a}]}", "cat <<E\n${b[}]}\nE\n"})
     void rejects(String src) {
         assertThatThrownBy(() -> Parser.parse(src)).isInstanceOf(ParseException.class);
     }
@@ -34,7 +38,8 @@ class ParseErrorTest {
             "", " ", "\n\n", "# comment", "a # comment", "!", "! ! a", "time", "time ! a", "a | time b", "$( )",
             "cat <<EOF", "(( ))", "$(( ))", "echo $((1 +))", "echo $((ls); (pwd))", "[[ ! ]]", "a;", "a&", "a\n",
             "a &&\nb", "case x in esac", "case x in a) esac", "for x\ndo :; done", "echo }", "echo {", "echo ]]",
-            "echo if then fi", "a=1 if", "{ a; }; { b; }", "f(){ :;}", "echo a\\", "echo \\\n"})
+            "echo if then fi", "a=1 if", "{ a; }; { b; }", "f(){ :;}", "echo a\\", "echo \\\n",
+            "cat <<$'\\u0041'\nx\nA\n", "echo \"${b['}']}\" ${b[\"}\"]} ${b[\\}]} ${b[${x}]} ${b[$(echo })]}"})
     void accepts(String src) {
         assertThatCode(() -> Parser.parse(src)).doesNotThrowAnyException();
     }
