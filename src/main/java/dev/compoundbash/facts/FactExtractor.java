@@ -384,9 +384,16 @@ public final class FactExtractor {
             List<String> savedInput = xargsInput;
             int savedDepth = xargsInputDepth;
             List<String> previousOutput = null;
+            boolean savedUnread = xargsUnreadText;
+            boolean previousPrinter = false;
             for (Command e : p.commands()) {
                 // what the previous element writes, when it is static text: the words an xargs here reads
-                xargsInput = previousOutput;
+                xargsInput = previousOutput != null && plainXargs(e) ? previousOutput : null;
+                // echo/printf before it: its own text, which the hook could not read as xargs' words (-d, -0,
+                // escapes): the words are not "any input" Claude Code would pass on unchecked, but unknown
+                xargsUnreadText = xargsInput == null && previousPrinter;
+                previousPrinter = e instanceof Command.Simple ps && !ps.words().isEmpty()
+                        && List.of("echo", "printf").contains(WordValue.of(ps.words().get(0), source).value());
                 xargsInputDepth = context.size();
                 previousOutput = staticOutput(e);
                 command(e, top);
@@ -398,6 +405,7 @@ public final class FactExtractor {
             }
             xargsInput = savedInput;
             xargsInputDepth = savedDepth;
+            xargsUnreadText = savedUnread;
         } else if (c instanceof Command.AndOrList a) {
             // a && b || c: only the first always runs. && and || have equal precedence, left to right (Bash
             // Reference Manual §3.2.4): a command after && starts from a state where the list so far succeeded,
@@ -1201,11 +1209,18 @@ public final class FactExtractor {
             // takes these xargs targets, rules/claude-code-read-only.json): for them the hook does what Claude Code
             // does. For any other program the appended words are paths only known at run time.
             boolean claudeCodeTarget = ClaudeCodeReadOnly.builtIn().xargsTargets().contains(name)
-                    && ProgramTable.appendedAccess(p, sc.getArgs()).equals("read");
+                    && ProgramTable.appendedAccess(p, sc.getArgs()).equals("read")
+                    && !(xargsUnreadText && xargsInputDepth == context.size());
             if (sc.isArgumentsAppended() && xargsInput != null && xargsInputDepth == context.size()
                     && !p.getOperands().equals("none") && !p.getOperands().equals("cd")) {
                 // echo .git/config | xargs cp evil.cfg: the words xargs reads are known; they are paths
                 for (String w : xargsInput) {
+                    if (w.startsWith("-")) {
+                        // echo --files0-from=F | xargs wc: an option of the program, which may name any file
+                        operands.add(new ProgramTable.Operand(Arg.unknown("(an option xargs appends: " + w + ")"),
+                                ProgramTable.appendedAccess(p, sc.getArgs())));
+                        continue;
+                    }
                     operands.add(new ProgramTable.Operand(Arg.literal(w), ProgramTable.appendedAccess(p, sc.getArgs())));
                 }
             } else if (sc.isArgumentsAppended() && !claudeCodeTarget && !p.getOperands().equals("none")
@@ -1319,6 +1334,8 @@ public final class FactExtractor {
 
     /** The words an xargs in this pipeline element reads, when the previous element writes static text; or null. */
     private List<String> xargsInput;
+    /** The previous pipeline element is echo or printf whose text could not be read as xargs' words. */
+    private boolean xargsUnreadText;
     /** The replacement string of the xargs -I whose payload is being read, or null. */
     private String xargsReplace;
     /** The nesting depth of the pipeline element {@link #xargsInput} is for. */
@@ -1341,7 +1358,9 @@ public final class FactExtractor {
                 // printf FORMAT with no conversion: the format, with \n and \t decoded (any other escape gives up)
                 String t = f.value().replace("\\n", "\n").replace("\\t", "\t");
                 if (t.contains("\\") || t.contains("'") || t.contains("\"") || t.startsWith("-")) return null;
-                for (String x : t.trim().split("[ \t\n]+")) if (!x.isEmpty()) out.add(x);
+                for (String x : t.trim().split("[ \t\n]+")) {
+                    if (!x.isEmpty()) out.add(x);
+                }
                 return out;
             }
         }
@@ -1354,10 +1373,42 @@ public final class FactExtractor {
                 first = false;
                 continue;
             }
-            if (t.startsWith("-") || t.contains("'") || t.contains("\"") || t.contains("\\")) return null;
-            for (String x : t.trim().split("[ \t\n]+")) if (!x.isEmpty()) out.add(x);
+            // echo's own options (bash's echo takes -n -e -E, clustered): what it prints is then not the words
+            if (t.matches("-[neE]+") || t.contains("'") || t.contains("\"") || t.contains("\\")) return null;
+            for (String x : t.trim().split("[ \t\n]+")) {
+                if (!x.isEmpty()) out.add(x); // one starting with - is an option of the program xargs runs
+
+            }
         }
         return out;
+    }
+
+    /**
+     * Whether a pipeline element is {@code xargs} itself, reading its input as {@link #staticOutput} splits it: only
+     * options that leave the splitting alone ({@code -r -t -x -n N -P N -I R}, xargs(1)); {@code -d}, {@code -0},
+     * {@code -E}, {@code -L}, {@code -a} and the rest read the input otherwise (or another file).
+     */
+    private boolean plainXargs(Command e) {
+        if (!(e instanceof Command.Simple sc) || sc.words().isEmpty()) return false;
+        List<String> w = new ArrayList<>();
+        for (Word x : sc.words()) {
+            WordValue v = WordValue.of(x, source);
+            if (!v.isStatic()) return false;
+            w.add(v.value());
+        }
+        if (!w.get(0).equals("xargs")) return false;
+        for (int i = 1; i < w.size(); i++) {
+            String t = w.get(i);
+            if (!t.startsWith("-")) return true; // the command xargs runs
+            if (t.matches("-r|--no-run-if-empty|-t|--verbose|-x|--exit")) continue;
+            if (t.matches("-n[0-9]+|--max-args=[0-9]+|-P[0-9]+|--max-procs=[0-9]+|-I.+|-i.*|--replace(=.*)?")) continue;
+            if (t.matches("-n|-P|-I") && i + 1 < w.size()) {
+                i++;
+                continue;
+            }
+            return false;
+        }
+        return true;
     }
 
     /** The most directory entries {@link #noLinkLeavesStartPaths} looks at before it gives up. */
@@ -1398,6 +1449,9 @@ public final class FactExtractor {
             if (List.of("-o", "-or", ",", "(", ")", "!", "-not").contains(t)) filters = false;
             if ((t.equals("-name") || t.equals("-iname")) && i + 1 < from - 1) {
                 String pat = args.get(++i).text();
+                // fnmatch's bracket expressions ([^a], [[:lower:]], [[.l.]]) are not Java's: such a name filters
+                // nothing
+                if (pat.indexOf('[') >= 0) filters = false;
                 try {
                     names.add(java.nio.file.FileSystems.getDefault().getPathMatcher("glob:"
                             + (t.equals("-iname") ? caseless(pat) : pat)));
