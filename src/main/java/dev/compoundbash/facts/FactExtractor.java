@@ -1358,9 +1358,7 @@ public final class FactExtractor {
                 // printf FORMAT with no conversion: the format, with \n and \t decoded (any other escape gives up)
                 String t = f.value().replace("\\n", "\n").replace("\\t", "\t");
                 if (t.contains("\\") || t.contains("'") || t.contains("\"") || t.startsWith("-")) return null;
-                for (String x : t.trim().split("[ \t\n]+")) {
-                    if (!x.isEmpty()) out.add(x);
-                }
+                addBlankSplit(t, out);
                 return out;
             }
         }
@@ -1375,12 +1373,14 @@ public final class FactExtractor {
             }
             // echo's own options (bash's echo takes -n -e -E, clustered): what it prints is then not the words
             if (t.matches("-[neE]+") || t.contains("'") || t.contains("\"") || t.contains("\\")) return null;
-            for (String x : t.trim().split("[ \t\n]+")) {
-                if (!x.isEmpty()) out.add(x); // one starting with - is an option of the program xargs runs
-
-            }
+            addBlankSplit(t, out); // a word starting with - is an option of the program xargs runs
         }
         return out;
+    }
+
+    /** Adds the words xargs makes of {@code text} by its default splitting at blanks and newlines. */
+    private static void addBlankSplit(String text, List<String> out) {
+        for (String x : text.trim().split("[ \t\n]+")) if (!x.isEmpty()) out.add(x);
     }
 
     /**

@@ -30,6 +30,8 @@ public final class FileRule {
     private final List<String> patterns;
     private final List<PathMatcher> matchers;
     private final boolean anyDepth;
+    /** For a pattern with no slash (any depth): the matcher of its last segment, else null. */
+    private final PathMatcher nameMatcher;
 
     private FileRule(String kind, String tool, String rule, List<String> patterns, boolean anyDepth) {
         this.kind = kind;
@@ -40,6 +42,9 @@ public final class FileRule {
         List<PathMatcher> ms = new ArrayList<>();
         for (String p : patterns) ms.add(FileSystems.getDefault().getPathMatcher("glob:" + escape(p)));
         this.matchers = List.copyOf(ms);
+        String first = patterns.get(0);
+        this.nameMatcher = anyDepth ? FileSystems.getDefault().getPathMatcher("glob:"
+                + escape(first.substring(first.lastIndexOf('/') + 1))) : null;
     }
 
     /**
@@ -121,11 +126,7 @@ public final class FileRule {
         }
         for (Path q = p; q != null; q = q.getParent()) {
             for (PathMatcher m : matchers) if (m.matches(q)) return true;
-            if (anyDepth && q.getFileName() != null) {
-                String name = patterns.get(0).substring(patterns.get(0).lastIndexOf('/') + 1);
-                PathMatcher nm = FileSystems.getDefault().getPathMatcher("glob:" + escape(name));
-                if (nm.matches(q.getFileName())) return true;
-            }
+            if (nameMatcher != null && q.getFileName() != null && nameMatcher.matches(q.getFileName())) return true;
         }
         return false;
     }
