@@ -8,7 +8,8 @@ package dev.compoundbash.facts;
  * <p>Kinds: {@link #EMPTY}, {@link #TOO_LONG}, {@link #PARSE_ERROR} (the command is not valid bash),
  * {@link #EXTRACTION_ERROR} (the command could not be read whole), {@link #RULE_FILE_ERROR} (a user DRL file does
  * not compile: it may hold a deny rule), {@link #RULE_ERROR} (a user rule failed or did not stop while
- * evaluating; the built-in rules were evaluated alone), {@link #UNMODELLED} (the closed-world guard: a construct the
+ * evaluating; the built-in rules were evaluated alone), {@link #SETTINGS_UNREADABLE} (a settings file could not be
+ * read in whole), {@link #UNMODELLED} (the closed-world guard: a construct the
  * model does not cover; the facts of the rest are still extracted, so deny rules see them).
  */
 public final class CallProblem {
@@ -18,6 +19,11 @@ public final class CallProblem {
     public static final String EXTRACTION_ERROR = "extraction error";
     public static final String RULE_FILE_ERROR = "rule file error";
     public static final String RULE_ERROR = "rule error";
+    /**
+     * A settings file the hook needs exists (or may) but could not be read in whole: its deny rules may be missing,
+     * so nothing is approved on that partial view (issue 20, finding 1).
+     */
+    public static final String SETTINGS_UNREADABLE = "settings unreadable";
     /** The command holds a construct, option or context the extractor does not model: nothing in it is approved. */
     public static final String UNMODELLED = "unmodelled";
     /** The command holds Unicode whitespace, which can make it read differently from how it looks. */

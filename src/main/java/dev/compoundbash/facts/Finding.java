@@ -34,6 +34,13 @@ public final class Finding {
     public static final String UNDER_PRIVILEGE = "underPrivilege";
 
     /**
+     * The attributes that grant an exception to the approval preconditions: honoured only in the built-in rules
+     * ({@code dev.compoundbash.rules.Findings#attributes}).
+     */
+    public static final java.util.Set<String> EXCEPTIONS = java.util.Set.of(KNOWN_SAFE, WRAPPER_APPROVAL,
+            PAST_PREFIX, UNDER_PRIVILEGE);
+
+    /**
      * @param kind      one of {@link #APPROVE}, {@link #ASK}, {@link #DENY}, {@link #DEFER}
      * @param subjectId id of the fact judged, or -1 for the call as a whole
      * @param subject   a short text naming the subject (a command line, a redirect)

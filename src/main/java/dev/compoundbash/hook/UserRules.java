@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import dev.compoundbash.settings.SettingsLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,14 +120,24 @@ public final class UserRules {
                 + " is not in " + TRUST_KEY + " of your own settings.json");
     }
 
-    /** The {@code *.drl} files directly in {@code dir}, sorted by name; empty when it is null or not a directory. */
+    /**
+     * The {@code *.drl} files directly in {@code dir}, sorted by name; empty when {@code dir} is null or surely does
+     * not exist. A rules directory that exists (or may: its parent cannot be searched) but cannot be listed — no
+     * permission, a dangling link, a file in its place — may hold the user's deny rules, so it is not taken as
+     * empty: the list then holds {@code dir} itself, which {@code RuleEngine.load} cannot read as a rule file and
+     * reports as a rule file error, and every call asks until it is fixed (issue 20, finding 1).
+     *
+     * @param dir the rules directory, or null
+     * @return the files, or {@code [dir]} when it cannot be listed
+     */
     public static List<Path> drlFiles(Path dir) {
         List<Path> out = new ArrayList<>();
-        if (dir == null || !Files.isDirectory(dir)) return out;
+        if (dir == null || SettingsLoader.surelyAbsent(dir)) return out;
+        if (!Files.isDirectory(dir)) return List.of(dir);
         try (Stream<Path> s = Files.list(dir)) {
             s.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().forEach(out::add);
-        } catch (IOException e) {
-            // An unreadable directory holds no rules we can load.
+        } catch (IOException | RuntimeException e) {
+            return List.of(dir);
         }
         return out;
     }

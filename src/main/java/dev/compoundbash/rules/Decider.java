@@ -102,6 +102,7 @@ public final class Decider {
         CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
                 settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()));
         List<CallProblem> problems = new ArrayList<>();
+        for (String u : settings.unreadable()) problems.add(new CallProblem(CallProblem.SETTINGS_UNREADABLE, u));
         Script script = null;
         ParseException parseError = null;
         Facts facts = Facts.none();

@@ -29,7 +29,26 @@ public final class Findings {
      */
     public static Finding of(RuleContext drools, String kind, int subjectId, String subject, String reason) {
         Rule r = drools.getRule();
-        return new Finding(kind, subjectId, subject, reason, r.getName(), Set.copyOf(r.getMetaData().keySet()));
+        return new Finding(kind, subjectId, subject, reason, r.getName(), attributes(r));
+    }
+
+    /**
+     * The metadata attributes a finding of rule {@code r} carries. The attributes that grant an exception to the
+     * approval preconditions ({@link Finding#EXCEPTIONS}: {@code @knownSafe}, {@code @wrapperApproval},
+     * {@code @pastPrefix}, {@code @underPrivilege}) count only in the built-in rules (package
+     * {@link RuleEngine#BUILT_IN_PACKAGE}, which user DRL may not declare); a user or project rule that claims one
+     * has it ignored (issue 20, finding 2). Other attributes ({@code @hookPrompt}, {@code @lackOfAllow}) only weaken
+     * or describe the rule's own finding and are kept.
+     *
+     * @param r the rule
+     * @return the attribute names
+     */
+    public static Set<String> attributes(Rule r) {
+        Set<String> names = r.getMetaData().keySet();
+        if (RuleEngine.BUILT_IN_PACKAGE.equals(r.getPackageName())) return Set.copyOf(names);
+        java.util.Set<String> kept = new java.util.HashSet<>(names);
+        kept.removeAll(Finding.EXCEPTIONS);
+        return Set.copyOf(kept);
     }
 
     /** An approve finding; see {@link #of}. */

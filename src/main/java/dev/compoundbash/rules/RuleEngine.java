@@ -149,7 +149,11 @@ public final class RuleEngine {
             try {
                 bytes = Files.readAllBytes(file);
             } catch (IOException e) {
-                errors.add(file + ":0:0: cannot read: " + e.getMessage());
+                // A rules directory that could not be listed stands in for its files (UserRules.drlFiles): it may
+                // hold the user's deny rules, so it is an error like a file that does not compile.
+                errors.add(Files.isDirectory(file) || !Files.isRegularFile(file) && !file.toString().endsWith(".drl")
+                        ? file + ":0:0: cannot read this rules folder (" + unreadableFolder(file) + "): its rules may include your deny rules"
+                        : file + ":0:0: cannot read: " + e.getMessage());
                 continue;
             }
             Map<String, byte[]> key = new LinkedHashMap<>(sources);
@@ -166,6 +170,11 @@ public final class RuleEngine {
                 packages = kb.getKnowledgePackages();
                 PackageCache.writeUser(cacheDir, userKey, packages);
             }
+            String reserved = reservedPackage(file, bytes, packages);
+            if (reserved != null) {
+                errors.add(reserved);
+                continue;
+            }
             kbase.addPackages(packages);
             user = true;
             indexRules(new String(bytes, StandardCharsets.UTF_8), file.toString(), infos);
@@ -176,6 +185,40 @@ public final class RuleEngine {
             engine.rules.add(info);
         }
         return engine;
+    }
+
+    /** The package of the built-in rules; user DRL may not declare it (it would replace or join built-in rules). */
+    public static final String BUILT_IN_PACKAGE = "dev.compoundbash.rules.builtin";
+
+    /**
+     * A user file's package may not be the built-in one: a rule there would replace a built-in rule of the same
+     * name, and the built-in package is where the exception metadata
+     * ({@code @knownSafe}, {@code @wrapperApproval}, {@code @pastPrefix}, {@code @underPrivilege}) is honoured
+     * ({@link Findings}). Issue 20, finding 2.
+     *
+     * @return the error as {@code file:line:col: message}, or null when the file's packages are its own
+     */
+    private static String reservedPackage(Path file, byte[] bytes, Collection<KiePackage> packages) {
+        for (KiePackage p : packages) {
+            String name = p.getName();
+            if (name.equals(BUILT_IN_PACKAGE)) {
+                int line = 1;
+                String text = new String(bytes, StandardCharsets.UTF_8);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\s*package\\s").matcher(text);
+                if (m.find()) line += (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+                return file + ":" + line + ":0: package " + name + " is reserved for compound-bash's built-in rules;"
+                        + " give your rules a package of their own";
+            }
+        }
+        return null;
+    }
+
+    /** Why a rules directory given in place of its files cannot be read, for a person. */
+    private static String unreadableFolder(Path dir) {
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) return "a link to nothing";
+        if (Files.exists(dir) && !Files.isDirectory(dir)) return "not a directory";
+        if (!Files.exists(dir)) return "cannot tell whether it exists: a directory above it cannot be searched";
+        return "cannot be listed: no permission";
     }
 
     /** The built-in DRL sources by resource path ({@code rules/tiers.drl}, ...), in {@link #BUILT_IN} order. */

@@ -29,6 +29,10 @@ import java.util.List;
  *                              read (any file: the stricter setting wins). Claude Code then asks before any read
  *                              outside the working directories, by any program, and before every construct it
  *                              cannot analyse (measured, docs/CLAUDE-CODE.md section G)
+ * @param unreadable            settings files that exist (or may) but whose permission rules could not be read in
+ *                              whole, each as {@code FILE: why} (invalid JSON, not UTF-8, no permission, a
+ *                              {@code permissions} list of the wrong type...): their deny rules may be missing, so
+ *                              the hook approves nothing while one is listed (issue 20, finding 1)
  */
 public record PermissionSettings(
         List<String> allow,
@@ -40,7 +44,8 @@ public record PermissionSettings(
         boolean managedRulesOnly,
         List<String> notes,
         boolean writesInDefaultMode,
-        boolean blockReadsOutside) {
+        boolean blockReadsOutside,
+        List<String> unreadable) {
 
     /**
      * Copies every list into an immutable list; a null list becomes empty.
@@ -61,6 +66,20 @@ public record PermissionSettings(
         filesRead = copy(filesRead);
         warnings = copy(warnings);
         notes = copy(notes);
+        unreadable = copy(unreadable);
+    }
+
+    /**
+     * Settings all of whose files were read in whole.
+     *
+     * @see #PermissionSettings(List, List, List, List, List, List, boolean, List, boolean, boolean, List)
+     */
+    public PermissionSettings(List<String> allow, List<String> ask, List<String> deny,
+                              List<String> additionalDirectories, List<Path> filesRead, List<String> warnings,
+                              boolean managedRulesOnly, List<String> notes, boolean writesInDefaultMode,
+                              boolean blockReadsOutside) {
+        this(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly, notes,
+                writesInDefaultMode, blockReadsOutside, List.of());
     }
 
     /**
@@ -94,7 +113,7 @@ public record PermissionSettings(
      */
     public PermissionSettings withWritesInDefaultMode(boolean on) {
         return new PermissionSettings(allow, ask, deny, additionalDirectories, filesRead, warnings, managedRulesOnly,
-                notes, on, blockReadsOutside);
+                notes, on, blockReadsOutside, unreadable);
     }
 
     /**

@@ -202,28 +202,33 @@ public final class SettingsLoader {
         acc.lastParsed = null;
         Parsed parsed;
         try {
-            if (!Files.exists(file)) {
+            if (surelyAbsent(file)) {
                 if (reportMissing) {
                     acc.warnings.add(file + ": file not found");
                 }
                 return;
             }
+            if (!Files.exists(file)) {
+                // Neither there nor surely absent: a directory above it cannot be searched.
+                acc.unreadable(file + ": cannot tell whether it exists (a directory above it cannot be searched)");
+                return;
+            }
             if (!Files.isRegularFile(file)) {
-                acc.warnings.add(file + ": not a regular file, skipped");
+                acc.unreadable(file + ": not a regular file, skipped");
                 return;
             }
             byte[] bytes = readBounded(file);
             if (bytes == null) {
-                acc.warnings.add(file + ": larger than " + MAX_FILE_BYTES + " bytes, skipped");
+                acc.unreadable(file + ": larger than " + MAX_FILE_BYTES + " bytes, skipped");
                 return;
             }
             String text = decodeUtf8(bytes);
             parsed = parse(file, text, acc.warnings);
         } catch (CharacterCodingException ex) {
-            acc.warnings.add(file + ": not valid UTF-8, skipped");
+            acc.unreadable(file + ": not valid UTF-8, skipped");
             return;
         } catch (JsonProcessingException ex) {
-            acc.warnings.add(file + ": invalid JSON, skipped: " + oneLine(ex.getOriginalMessage()));
+            acc.unreadable(file + ": invalid JSON, skipped: " + oneLine(ex.getOriginalMessage()));
             return;
         } catch (NoSuchFileException ex) {
             if (reportMissing) {
@@ -231,11 +236,14 @@ public final class SettingsLoader {
             }
             return;
         } catch (IOException | RuntimeException | StackOverflowError ex) {
-            acc.warnings.add(file + ": cannot read, skipped: " + oneLine(String.valueOf(ex)));
+            acc.unreadable(file + ": cannot read, skipped: " + oneLine(String.valueOf(ex)));
             return;
         }
         if (parsed == null) {
-            return; // structural problem, warning already recorded
+            // A structural problem (warning already recorded); an empty file holds no rules to lose.
+            String last = acc.warnings.isEmpty() ? "" : acc.warnings.get(acc.warnings.size() - 1);
+            if (!last.endsWith(": empty file, skipped")) acc.unreadableFiles.add(last);
+            return;
         }
         for (int i = 0; i < KEYS.length; i++) {
             if (askDenyOnly != null && (i == 0 || i == 3)) continue;
@@ -252,6 +260,23 @@ public final class SettingsLoader {
             acc.managedRulesOnly = parsed.managedRulesOnly();
         }
         acc.files.add(file);
+    }
+
+    /**
+     * True when {@code path} surely does not exist: the file system says so, or a path above it exists and is not a
+     * directory (ENOTDIR). False when it exists or cannot be told (a directory above it cannot be searched): a file
+     * that may exist may hold rules, and must not be taken as absent.
+     *
+     * @param path the path
+     * @return whether it is surely absent
+     */
+    public static boolean surelyAbsent(Path path) {
+        if (Files.notExists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return true;
+        if (Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
+        for (Path p = path.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+            if (Files.exists(p) && !Files.isDirectory(p)) return true;
+        }
+        return false;
     }
 
     /** Returns the file's bytes, or null when it exceeds {@link #MAX_FILE_BYTES}. */
@@ -377,6 +402,14 @@ public final class SettingsLoader {
         boolean writesInDefaultMode;
         boolean blockReadsOutside;
         Parsed lastParsed;
+        /** Files whose permission rules could not be read in whole (PermissionSettings#unreadable). */
+        final List<String> unreadableFiles = new ArrayList<>();
+
+        /** A file that exists but whose rules could not be read: a warning, and an unreadable file. */
+        void unreadable(String why) {
+            warnings.add(why);
+            unreadableFiles.add(why);
+        }
 
         Acc() {
             for (int i = 0; i < KEYS.length; i++) {
@@ -389,7 +422,7 @@ public final class SettingsLoader {
             List<List<String>> rules = managedRulesOnly ? managedLists : lists;
             return new PermissionSettings(dedup(rules.get(0)), dedup(rules.get(1)), dedup(rules.get(2)),
                     dedup(lists.get(3)), files, warnings, managedRulesOnly, notes, writesInDefaultMode,
-                    blockReadsOutside);
+                    blockReadsOutside, unreadableFiles);
         }
 
         private static List<String> dedup(List<String> in) {

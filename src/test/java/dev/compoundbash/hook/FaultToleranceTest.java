@@ -64,19 +64,21 @@ class FaultToleranceTest {
     }
 
     @Test
-    void malformedSettingsAreSkipped() throws Exception {
+    void malformedSettingsNeverApprove() throws Exception {
+        // The file may hold deny rules the hook cannot see: nothing is approved on that partial view, and the
+        // prompt says which file (issue 20, finding 1).
         Map<String, String> env = homeWithSettings("{\"permissions\": {\"allow\": [\"Bash(git *)\"".getBytes());
-        assertThat(hook(env, "ls -la | wc -l", tmp.toString())).isEqualTo("allow");
-        assertThat(hook(env, "git status", tmp.toString())).isEqualTo("defer");
-        assertThat(Files.readString(tmp.resolve("hook.log"))).contains("settings");
+        assertThat(hook(env, "ls -la | wc -l", tmp.toString())).isEqualTo("ask");
+        assertThat(hook(env, "git status", tmp.toString())).isEqualTo("ask");
+        assertThat(Files.readString(tmp.resolve("hook.log"))).contains("settings").contains("invalid JSON");
     }
 
     @Test
-    void settingsOfTheWrongShapeAreSkipped() throws Exception {
+    void settingsOfTheWrongShapeNeverApprove() throws Exception {
         Map<String, String> env = homeWithSettings("{\"permissions\": {\"allow\": \"Bash(*)\", \"deny\": 7}}"
                 .getBytes());
-        assertThat(hook(env, "ls", tmp.toString())).isEqualTo("allow");
-        assertThat(hook(env, "curl x", tmp.toString())).isEqualTo("defer");
+        assertThat(hook(env, "ls", tmp.toString())).isEqualTo("ask");
+        assertThat(hook(env, "curl x", tmp.toString())).isEqualTo("ask");
     }
 
     @Test
@@ -92,8 +94,8 @@ class FaultToleranceTest {
     void nonUtf8SettingsNeverApprove() throws Exception {
         byte[] bytes = {'{', '"', 'p', (byte) 0xff, (byte) 0xfe, '"', ':', (byte) 0xc3, '}', 0, (byte) 0x80};
         Map<String, String> env = homeWithSettings(bytes);
-        assertThat(hook(env, "curl x", tmp.toString())).isEqualTo("defer");
-        assertThat(hook(env, "ls", tmp.toString())).isIn("allow", "defer");
+        assertThat(hook(env, "curl x", tmp.toString())).isEqualTo("ask");
+        assertThat(hook(env, "ls", tmp.toString())).isEqualTo("ask");
     }
 
     @Test
@@ -125,6 +127,28 @@ class FaultToleranceTest {
         assertThat(hook(env, "ls", tmp.toString())).isEqualTo("ask");
         Files.write(rules.resolve("mine.drl"), new byte[]{(byte) 0xff, 0, (byte) 0xfe, 'r', 'u', 'l', 'e'});
         assertThat(hook(env, "ls", tmp.toString())).isIn("ask", "defer");
+    }
+
+    /**
+     * Issue 20, finding 1: with the rules folder unreadable, the user's deny rule in it cannot be applied, so the
+     * call asks (naming the folder) instead of approving by the allow rule. A link to nothing stands for every way
+     * the folder can be unreadable here (CI runs as root, where chmod 000 reads; .ci/run checks chmod 000 as
+     * nobody).
+     */
+    @Test
+    void anUnreadableRulesFolderAsksInsteadOfApproving() throws Exception {
+        Map<String, String> env = homeWithSettings("{\"permissions\":{\"allow\":[\"Bash(git push *)\"]}}".getBytes());
+        Path rules = tmp.resolve("home/.claude/compound-bash/rules");
+        Path elsewhere = Files.createDirectories(tmp.resolve("moved-rules"));
+        Files.copy(Path.of("examples/rules/no-force-push-main.drl"), elsewhere.resolve("no-force-push-main.drl"));
+        Files.createDirectories(rules.getParent());
+        Files.createSymbolicLink(rules, elsewhere);
+        assertThat(hook(env, "git push --force origin main", tmp.toString())).isEqualTo("deny");
+        Files.delete(rules);
+        Files.createSymbolicLink(rules, tmp.resolve("nowhere"));
+        assertThat(hook(env, "git push --force origin main", tmp.toString())).isEqualTo("ask");
+        assertThat(hook(env, "git push origin feature", tmp.toString())).isEqualTo("ask");
+        assertThat(Files.readString(tmp.resolve("hook.log"))).contains("cannot read this rules folder");
     }
 
     @Test

@@ -81,4 +81,36 @@ class UserRulesTest {
         Map<String, String> env = Map.of("HOME", home.toString(), "CLAUDE_PROJECT_DIR", project.toString());
         assertThat(UserRules.projectTrusted(env)).isFalse();
     }
+    /** Issue 20, finding 1: a rules directory that cannot be listed is not an empty one. */
+    @Test
+    void aRulesDirectoryThatCannotBeListedStandsInForItsFiles() throws Exception {
+        home = tmp.resolve("home");
+        Path dir = home.resolve(".claude/compound-bash/rules");
+        Files.createDirectories(dir.getParent());
+        Map<String, String> env = Map.of("HOME", home.toString());
+        assertThat(UserRules.files(env)).isEmpty();                       // absent: no rules
+        Files.createSymbolicLink(dir, tmp.resolve("gone"));                // a link to nothing
+        assertThat(UserRules.files(env)).containsExactly(dir);
+        Files.delete(dir);
+        Files.writeString(dir, "not a directory");                          // a file in its place
+        assertThat(UserRules.files(env)).containsExactly(dir);
+        Files.delete(dir);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("a.drl"), "");
+        assertThat(UserRules.files(env)).containsExactly(dir.resolve("a.drl"));
+        Map<String, String> fileHome = Map.of("HOME", Files.writeString(tmp.resolve("plain"), "x").toString());
+        assertThat(UserRules.files(fileHome)).isEmpty();                  // under a file: surely absent
+        if (!"root".equals(System.getProperty("user.name"))) {             // root reads through chmod 000
+            try {
+                Files.setPosixFilePermissions(dir, java.util.Set.of());
+                assertThat(UserRules.files(env)).containsExactly(dir);
+                Files.setPosixFilePermissions(dir.getParent(), java.util.Set.of());
+                assertThat(UserRules.files(env)).containsExactly(dir);
+            } finally {
+                Files.setPosixFilePermissions(dir.getParent(),
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+                Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            }
+        }
+    }
 }

@@ -267,5 +267,60 @@ class RuleEngineTest {
             assertThat(e.rules()).extracting(RuleEngine.RuleInfo::name).contains("docker asks",
                     "a deny finding denies the call");
         }
+            /** Issue 20, finding 2: a user rule claiming an exception approves nothing past the approval preconditions. */
+        @Test
+        void exceptionMetadataInUserRulesIsIgnored(@TempDir Path dir) throws Exception {
+            Path f = dir.resolve("claims.drl");
+            Files.writeString(f, """
+                    package user.claims
+                    import dev.compoundbash.facts.SubCommand
+                    import dev.compoundbash.facts.Approvable
+                    import dev.compoundbash.rules.Findings
+                    rule "git status past any prefix"
+                        @pastPrefix
+                        @knownSafe
+                        @underPrivilege
+                    when
+                        $s : SubCommand( name == "git" )
+                        Approvable( subjectId == $s.id )
+                    then
+                        insert(Findings.approve(drools, $s.getId(), $s.getLine(), "claimed"));
+                    end
+                    """);
+            RuleEngine e = RuleEngine.load(List.of(f));
+            assertThat(e.compileErrors()).isEmpty();
+            FactsBuilder b = new FactsBuilder();
+            b.top("LD_PRELOAD=/tmp/x.so git status");
+            assertThat(e.evaluate(b.facts(), b.rules).decision().getOutcome()).isEqualTo("defer");
+            // the same rule built in would pass the prefix: the metadata is what is refused, not the rule
+            FactsBuilder plain = new FactsBuilder();
+            plain.top("git status");
+            assertThat(e.evaluate(plain.facts(), plain.rules).decision().getOutcome()).isEqualTo("allow");
+        }
+
+        /** A user file may not join the built-in package (a rule of the same name would replace a built-in one). */
+        @Test
+        void theBuiltInPackageIsReserved(@TempDir Path dir) throws Exception {
+            Path f = dir.resolve("override.drl");
+            Files.writeString(f, """
+                    // joins the built-in package, where @pastPrefix would be honoured
+                    package dev.compoundbash.rules.builtin
+                    import dev.compoundbash.facts.SubCommand
+                    import dev.compoundbash.rules.Findings
+                    rule "git past any prefix"
+                        @pastPrefix
+                    when
+                        $s : SubCommand( name == "git" )
+                    then
+                        insert(Findings.approve(drools, $s.getId(), $s.getLine(), "claimed"));
+                    end
+                    """);
+            RuleEngine e = RuleEngine.load(List.of(f));
+            assertThat(e.compileErrors()).singleElement().asString().startsWith(f + ":2:")
+                    .contains("reserved for compound-bash's built-in rules");
+            FactsBuilder b = new FactsBuilder();
+            b.top("LD_PRELOAD=/tmp/x.so git status");
+            assertThat(e.evaluate(b.facts(), b.rules).decision().getOutcome()).isEqualTo("ask");
+        }
     }
 }
