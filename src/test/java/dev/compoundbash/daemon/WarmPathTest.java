@@ -99,7 +99,7 @@ class WarmPathTest {
         env.put("COMPOUND_BASH_CLASSPATH", System.getProperty("surefire.test.class.path",
                 System.getProperty("java.class.path")));
         env.put("COMPOUND_BASH_TRACE", "1");
-        env.put("COMPOUND_BASH_TIMEOUT", "60");
+        env.put("COMPOUND_BASH_BUDGET", "120");
         env.put("COMPOUND_BASH_IDLE_MINUTES", "5");
         env.putAll(extra);
         String input = JSON.writeValueAsString(Map.of("tool_name", "Bash", "hook_event_name", "PreToolUse",
@@ -291,12 +291,12 @@ class WarmPathTest {
     void fallsBackWhenTheEvaluatorIsKilledMidCall() throws Exception {
         long pid = warmUp();
         ProcessHandle evaluator = ProcessHandle.of(pid).orElseThrow();
-        // Freeze it so the call is surely in flight when it dies, then kill it; the client must time out and go cold.
+        // Freeze it so the call is surely in flight when it dies, then kill it: the client reads the end of its reply
+        // FIFO (the evaluator held its only write end) and goes cold.
         new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            Future<Result> inFlight = pool.submit(() -> call(homeA, "git push origin main",
-                    Map.of("COMPOUND_BASH_TIMEOUT", "2")));
+            Future<Result> inFlight = pool.submit(() -> call(homeA, "git push origin main"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!hasRequestFiles() && System.nanoTime() < deadline) Thread.sleep(20);
             assertThat(hasRequestFiles()).isTrue();
