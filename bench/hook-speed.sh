@@ -57,13 +57,17 @@ trap cleanup EXIT INT TERM
 echo "== machine: $(uname -srm); $(nproc) cores; $(java -version 2>&1 | head -1); hyperfine $(hyperfine --version | cut -d' ' -f2); commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "== load before: $(uptime)"
 
-# The class-data archive for this jar and JVM, and the evaluator: bin/compound-bash warm trains and starts both.
-sh bin/compound-bash warm </dev/null
+# The class-data archive for this jar and JVM (a cold call trains it in the background), then the evaluator (started
+# after the archive exists, so that it maps it).
+COMPOUND_BASH_WARM=0 sh bin/compound-bash hook <"$work/in3.json" >/dev/null
+i=0
+until ls "$home/.claude/compound-bash/cache/"cds-*.jsa >/dev/null 2>&1; do
+  sleep 1; i=$((i + 1)); [ $i -lt 600 ] || { echo "no class-data archive" >&2; exit 1; }
+done
 i=0
 until COMPOUND_BASH_TRACE=1 sh bin/compound-bash hook <"$work/in3.json" 2>&1 >/dev/null | grep -q warm; do
   sleep 1; i=$((i + 1)); [ $i -lt 240 ] || { echo "evaluator did not start" >&2; exit 1; }
 done
-ls "$home/.claude/compound-bash/cache/"cds-*.jsa >/dev/null 2>&1 || { echo "no class-data archive" >&2; exit 1; }
 for n in 3 60; do
   warm=$(sh bin/compound-bash hook <"$work/in$n.json")
   cold=$(COMPOUND_BASH_WARM=0 sh bin/compound-bash hook <"$work/in$n.json")

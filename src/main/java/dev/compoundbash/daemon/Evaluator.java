@@ -198,9 +198,14 @@ public final class Evaluator {
         }
     }
 
-    /** Frees slot {@code slot} when client {@code id} holds it. */
+    /** Frees slot {@code slot} when client {@code id} holds it, and removes the long answer it has read. */
     private void release(int slot, String id) {
         Path s = dir.resolve("s." + slot);
+        try {
+            Files.deleteIfExists(dir.resolve("c." + id + ".out"));
+        } catch (IOException e) {
+            // cleaned with the stale files
+        }
         try {
             if (Files.readString(s).strip().equals(id)) Files.deleteIfExists(s);
         } catch (IOException e) {
@@ -308,8 +313,8 @@ public final class Evaluator {
                 r.write(line);
             }
             // Removing the request's files here saves the client an rm; process ids are reused, so only when they
-            // are still the ones this answer judged.
-            if (identity != null && identity.equals(identity(envFile))) {
+            // are still the ones this answer judged. A client answered "cold" runs the cold path on its saved input.
+            if (reply.startsWith("ok") && identity != null && identity.equals(identity(envFile))) {
                 Files.deleteIfExists(envFile);
                 Files.deleteIfExists(dir.resolve("c." + id + ".in"));
             }
