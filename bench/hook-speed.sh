@@ -29,7 +29,7 @@ home="$work/home"
 xdg="$work/xdg"
 mkdir -p "$home/.claude" "$xdg"
 chmod 700 "$xdg"
-printf '%s\n' '{"permissions":{"allow":["Bash(git *)","Bash(npm test:*)","Bash(grep *)","Bash(sort *)","Bash(zzz-dummy-never)"],"deny":["Bash(git push --force *)"]}}' \
+printf '%s\n' '{"permissions":{"allow":["Bash(git *)","Bash(npm test:*)","Bash(grep *)","Bash(sort)","Bash(sort *)","Bash(zzz-dummy-never)"],"deny":["Bash(git push --force *)"]}}' \
   >"$home/.claude/settings.json"
 python3 - "$work" <<'PY'
 import json, sys

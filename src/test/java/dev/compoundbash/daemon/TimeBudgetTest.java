@@ -82,6 +82,8 @@ class TimeBudgetTest {
         env.put("COMPOUND_BASH_CLASSPATH", System.getProperty("surefire.test.class.path",
                 System.getProperty("java.class.path")));
         env.put("COMPOUND_BASH_TRACE", "1");
+        // an evaluator still starting when a test ends is not stopped by it: let it exit by itself soon
+        env.put("COMPOUND_BASH_IDLE_MINUTES", "1");
         env.putAll(extra);
         String input = JSON.writeValueAsString(Map.of("tool_name", "Bash", "hook_event_name", "PreToolUse",
                 "session_id", "t", "cwd", home.toString(), "tool_input", Map.of("command", command)));
@@ -132,7 +134,7 @@ class TimeBudgetTest {
     @Test
     void aRuleFileStillCompilingAsksWithinTheBudgetWarmThenTheRulesApply() throws Exception {
         warmUp();
-        slowRuleFile(1200);
+        slowRuleFile(600);
         Result r = call("git status", Map.of("COMPOUND_BASH_BUDGET", "1"));
         assertThat(r.stderr()).contains("compound-bash: warm");
         assertThat(r.decision()).isEqualTo("ask");
@@ -163,7 +165,7 @@ class TimeBudgetTest {
 
     @Test
     void aColdCallWhoseRulesCompileTooLongAsksWithinTheBudget() throws Exception {
-        slowRuleFile(1200);
+        slowRuleFile(600);
         Result r = call("git status", Map.of("COMPOUND_BASH_BUDGET", "2", "COMPOUND_BASH_WARM", "0"));
         assertThat(r.stderr()).contains("compound-bash: cold");
         assertThat(r.decision()).isEqualTo("ask");
