@@ -20,7 +20,7 @@ jar="$root/target/compound-bash.jar"
 [ -f "$jar" ] || ./mvnw -q -B -DskipTests package
 
 base="-XX:+UseSerialGC -Xss4m -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr"
-variants=${*:-"full128 full128-cds c1-128 c1-128-cds c1-64 c1-64-cds c1-48-cds c1-64-cds-small c1-64-cds-xss1m"}
+variants=${*:-"full128 full128-cds c1-128 c1-128-cds c1-64 c1-64-cds c1-48-cds c1-64-cds-small c1-64-cds-xss1m c1-64-mn12-cds now-cds"}
 flags_of() {
   case $1 in
     full128) echo "$base -Xmx128m" ;;
@@ -32,6 +32,9 @@ flags_of() {
     c1-48-cds) echo "$base -XX:TieredStopAtLevel=1 -Xmx48m CDS" ;;
     c1-64-cds-small) echo "$base -XX:TieredStopAtLevel=1 -Xmx64m -XX:ReservedCodeCacheSize=16m -XX:MaxMetaspaceSize=96m CDS" ;;
     c1-64-cds-xss1m) echo "$base -XX:TieredStopAtLevel=1 -Xmx64m -Xss1m CDS" ;;
+    c1-64-mn12-cds) echo "$base -XX:TieredStopAtLevel=1 -Xmx64m -Xmn12m CDS" ;;
+    # the launcher's evaluator since issue 20 (also run with MALLOC_ARENA_MAX=2, as the launcher starts it)
+    now-cds) echo "$base -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Xmx64m -Xmn12m -XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=32m CDS" ;;
     *) echo "unknown variant $1" >&2; exit 2 ;;
   esac
 }
@@ -83,7 +86,8 @@ for v in $variants; do
   chmod 700 "$xdg"
   rt="$xdg/compound-bash"
   # shellcheck disable=SC2086
-  java $flags -jar "$jar" daemon run --dir "$rt" --jar "$jar" --idle-minutes 10 </dev/null >/dev/null 2>"$work/$v.err" &
+  MALLOC_ARENA_MAX=$(case $v in now-*) echo 2 ;; *) echo 8 ;; esac) \
+    java $flags -jar "$jar" daemon run --dir "$rt" --jar "$jar" --idle-minutes 10 </dev/null >/dev/null 2>"$work/$v.err" &
   i=0
   until [ -p "$rt/req" ] && [ -f "$rt/pid" ]; do
     sleep 0.2; i=$((i + 1)); [ $i -lt 600 ] || { echo "$v: evaluator did not start: $(cat "$work/$v.err")" >&2; exit 1; }
@@ -94,7 +98,7 @@ for v in $variants; do
   : >"$work/$v.times"
   for f in "$work"/inputs/*.json; do
     t0=$(date +%s%N)
-    HOME="$home" XDG_RUNTIME_DIR="$xdg" COMPOUND_BASH_TIMEOUT=30 sh bin/compound-bash hook <"$f" >/dev/null
+    HOME="$home" XDG_RUNTIME_DIR="$xdg" COMPOUND_BASH_BUDGET=30 sh bin/compound-bash hook <"$f" >/dev/null
     t1=$(date +%s%N)
     echo $(((t1 - t0) / 1000)) >>"$work/$v.times"
   done

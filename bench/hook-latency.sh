@@ -44,7 +44,7 @@ echo "== load before: $(uptime)"
 # Prepare the cold path: one call trains the class-data-sharing archive in the background; wait for it.
 COMPOUND_BASH_WARM=0 sh bin/compound-bash hook <"$work/in.json" >/dev/null
 i=0
-while [ ! -f "$home/.claude/compound-bash/cache/cds.jsa" ] && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+while ! ls "$home/.claude/compound-bash/cache/"cds-*.jsa >/dev/null 2>&1 && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
 # Prepare the warm path: the first call starts the evaluator; wait until it answers warm.
 i=0
 until COMPOUND_BASH_TRACE=1 sh bin/compound-bash hook <"$work/in.json" 2>&1 >/dev/null | grep -q warm; do

@@ -1,6 +1,15 @@
 package dev.compoundbash.cli;
 
+import dev.compoundbash.daemon.ClassDataArchive;
+import dev.compoundbash.hook.HookLog;
 import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.hook.SafeOutcome;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
@@ -11,6 +20,10 @@ import java.io.PrintStream;
  * PreToolUse hook without loading picocli (start-up cost). Everything else goes to the picocli commands of
  * {@link Cli}. In hook mode only the decision JSON reaches stdout: {@code System.out} is pointed at stderr before
  * anything else runs, so no library can write to the real stdout.
+ *
+ * <p>With the system property {@code compoundbash.budgetMillis} (set by {@code bin/compound-bash}), the hook answers
+ * within that many milliseconds of this JVM's start: when the verdict is not ready by then (rules compiling on a
+ * loaded machine) it prints {@link SafeOutcome} and exits 0 (issue 20).
  */
 public final class Main {
     private Main() {
@@ -23,15 +36,64 @@ public final class Main {
                 || (args.length == 0 && !stdinIsTerminal());
         if (hook) {
             System.setOut(System.err);
-            int rc = new HookRunner(System.getenv(), Version.get()).run(System.in, realOut);
+            long budget = Long.getLong("compoundbash.budgetMillis", 0);
+            int rc = budget > 0 ? hookWithin(budget, realOut) : new HookRunner(System.getenv(), Version.get())
+                    .run(System.in, realOut);
             realOut.flush();
+            ClassDataArchive.checkAfterStart();
             System.exit(rc);
         }
         if (args.length == 0) {
             System.err.println("usage: compound-bash [hook | explain | replay | rules | doctor | install | uninstall | generate-completion] [--help | --version]\n  hook reads Claude Code's PreToolUse JSON on stdin; see compound-bash --help");
             System.exit(2);
         }
-        System.exit(Cli.run(args, realOut));
+        int rc = Cli.run(args, realOut);
+        ClassDataArchive.checkAfterStart();
+        System.exit(rc);
+    }
+
+    /**
+     * Runs the hook on a worker thread and prints its answer, or the safe outcome when the answer is not ready
+     * {@code budgetMillis} after this JVM started; whichever comes first is printed, once.
+     */
+    private static int hookWithin(long budgetMillis, PrintStream realOut) {
+        Map<String, String> env = System.getenv();
+        long started = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli)
+                .orElse(System.currentTimeMillis());
+        long deadline = Math.max(started + budgetMillis, System.currentTimeMillis() + 500);
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        AtomicBoolean printed = new AtomicBoolean();
+        Thread worker = new Thread(() -> {
+            new HookRunner(env, Version.get()).run(System.in, new PrintStream(answer, true, StandardCharsets.UTF_8));
+            if (printed.compareAndSet(false, true)) {
+                realOut.write(answer.toByteArray(), 0, answer.size());
+                realOut.flush();
+            }
+        }, "compound-bash-hook");
+        worker.setDaemon(true);
+        worker.start();
+        try {
+            worker.join(Math.max(1, deadline - System.currentTimeMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (worker.isAlive() && printed.compareAndSet(false, true)) {
+            String why = "it could not judge this call within " + Math.round(budgetMillis / 1000.0)
+                    + " s (a cold start on a loaded machine, or your rule files compiling)";
+            String json;
+            try {
+                json = SafeOutcome.json(env, why);
+            } catch (RuntimeException e) {
+                json = "";
+            }
+            HookLog log = HookLog.open(env, Version.get());
+            log.log("BUDGET: " + why + (json.contains("\"ask\"") ? ": asks" : ": defers"));
+            log.close();
+            if (!json.isEmpty()) realOut.println(json);
+            realOut.flush();
+            Runtime.getRuntime().halt(0);
+        }
+        return 0;
     }
 
     private static boolean stdinIsTerminal() {

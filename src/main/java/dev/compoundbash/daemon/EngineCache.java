@@ -14,6 +14,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The warm evaluator's KieBases, one per distinct set of user DRL files. The key is the files' paths and their
@@ -25,6 +27,8 @@ import java.util.Map;
 public final class EngineCache implements HookRunner.EngineSource {
     /** How many distinct rule sets are kept loaded. */
     public static final int MAX_ENTRIES = 8;
+
+    private final ConcurrentHashMap<String, CompletableFuture<RuleEngine>> inFlight = new ConcurrentHashMap<>();
 
     private final Map<String, RuleEngine> engines = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -49,14 +53,28 @@ public final class EngineCache implements HookRunner.EngineSource {
             engine = key == null ? null : engines.get(key);
         }
         if (engine != null) return engine;
-        engine = RuleEngine.load(userFiles, UserRules.cacheDirectory(env));
-        // Cache only when the files did not change while they were compiled.
-        if (key != null && key.equals(key(userFiles))) {
-            synchronized (engines) {
-                engines.put(key, engine);
+        if (key == null) return RuleEngine.load(userFiles, UserRules.cacheDirectory(env));
+        // One load per rule set, however many requests wait for it: on a loaded machine a compile takes seconds,
+        // and the requests that wait answer within their budget without it (Evaluator).
+        CompletableFuture<RuleEngine> mine = new CompletableFuture<>();
+        CompletableFuture<RuleEngine> loading = inFlight.putIfAbsent(key, mine);
+        if (loading != null) return loading.join();
+        try {
+            engine = RuleEngine.load(userFiles, UserRules.cacheDirectory(env));
+            // Cache only when the files did not change while they were compiled.
+            if (key.equals(key(userFiles))) {
+                synchronized (engines) {
+                    engines.put(key, engine);
+                }
             }
+            mine.complete(engine);
+            return engine;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            inFlight.remove(key, mine);
         }
-        return engine;
     }
 
     /** How many engines are loaded. */

@@ -2,6 +2,7 @@ package dev.compoundbash.daemon;
 
 import dev.compoundbash.hook.HookInput;
 import dev.compoundbash.hook.HookRunner;
+import dev.compoundbash.hook.SafeOutcome;
 import dev.compoundbash.rules.RuleEngine;
 
 import java.io.ByteArrayInputStream;
@@ -34,19 +35,28 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The warm evaluator: a per-user process that keeps the parser, the KieBases and the JIT-compiled code loaded and
- * answers hook calls that {@code bin/compound-bash} (a POSIX sh client, no JVM) posts over named pipes.
+ * answers hook calls that {@code bin/compound-bash} (a POSIX sh client running only shell builtins: no fork, no exec)
+ * posts through a private runtime directory.
  *
- * <p>Protocol 1, all files inside one private runtime directory ({@link Protocol#runtimeDirectory}, mode 0700):
+ * <p>Protocol 2, all files inside one private runtime directory ({@link Protocol#runtimeDirectory}, mode 0700):
  * <ol>
+ *   <li>At start the evaluator makes {@value Protocol#SLOTS} reply FIFOs {@code r.N} and holds each open for
+ *       writing as long as it runs; it writes {@code pid} (its pid, then {@code proto=2}) last.</li>
  *   <li>The client writes {@code c.ID.env} (NUL-separated {@code NAME=value}: {@code PROTO}, {@code JAR},
- *       {@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR}, {@code CLAUDE_COMPOUND_LOG},
- *       {@code TMPDIR}) and {@code c.ID.in} (the hook input JSON), creates the FIFO {@code c.ID.fifo} and opens it
- *       read-write (so a reply can never be lost), where ID is its process id.</li>
- *   <li>It writes the line {@code CB1 ID\n} to the FIFO {@code req}. Lines are far shorter than {@code PIPE_BUF}
- *       (POSIX: at least 512 bytes), so concurrent requests never interleave (POSIX {@code write()}, pipes).</li>
+ *       {@code BUDGET}, and the variables of {@link Protocol#SENT_VARIABLES}) and {@code c.ID.in} (the hook input
+ *       JSON), where ID is its process id. It claims a slot by creating {@code s.N} with its ID (sh's noclobber:
+ *       {@code O_EXCL}), opens {@code r.N} for reading only (so the evaluator's exit is an end of file, never a hang),
+ *       and writes {@code CB2 ID N\n} to the FIFO {@code req}. Lines are far shorter than {@code PIPE_BUF} (POSIX: at
+ *       least 512 bytes), so concurrent requests never interleave (POSIX {@code write()}, pipes).</li>
  *   <li>The evaluator judges the input with {@link HookRunner} under exactly the sent environment, and writes one
- *       line {@code ID ok JSON} (JSON empty to defer) or {@code ID cold} (client: run the cold path) to
- *       {@code c.ID.fifo}. The client checks the ID, so an answer is never taken for another request.</li>
+ *       line {@code ID ok JSON} (JSON empty to defer), {@code ID out} (the answer is in {@code c.ID.out}: longer than
+ *       a pipe write is atomic) or {@code ID cold} (client: run the cold path) to {@code r.N}. The client reads
+ *       lines until the one for its ID (a client that died before reading leaves its line behind), then writes
+ *       {@code DONE ID N}; the evaluator removes {@code s.N}. Slots of clients that died are freed (and their FIFO
+ *       drained) by the idle watchdog.</li>
+ *   <li>Every request is answered within the client's {@code BUDGET} seconds: when judging takes longer (user rule
+ *       files compiling on a loaded machine), the answer is {@link SafeOutcome}, and the judging goes on so the
+ *       next call finds the rules loaded.</li>
  * </ol>
  * {@code STOP\n} on {@code req} stops the evaluator. It exits by itself after an idle period, and when its jar
  * changes (an upgrade: the request is answered {@code cold} and the next client starts the new version).
@@ -63,6 +73,13 @@ public final class Evaluator {
     private final AtomicLong lastRequest = new AtomicLong(System.nanoTime());
     private final AtomicLong served = new AtomicLong();
     private final JarStamp startStamp;
+    private final RandomAccessFile[] slots = new RandomAccessFile[Protocol.SLOTS];
+    private final java.util.concurrent.ScheduledExecutorService timer =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "compound-bash-budget");
+                t.setDaemon(true);
+                return t;
+            });
     private volatile boolean stopping;
 
     /**
@@ -101,28 +118,57 @@ public final class Evaluator {
                 Files.deleteIfExists(dir.resolve(Protocol.STARTING));
                 return 0;
             }
-            warmUp();
+            RuleEngine.load(List.of()); // the built-in rules, before the first request
+            openSlots();
             Path req = dir.resolve(Protocol.REQUEST_FIFO);
             Files.deleteIfExists(req);
             mkfifo(req);
             Path pidFile = dir.resolve(Protocol.PID_FILE);
-            writePrivate(pidFile, ProcessHandle.current().pid() + "\nversion=" + version + "\njar=" + jar
-                    + "\nstarted=" + Instant.now() + "\n");
+            writePrivate(pidFile, ProcessHandle.current().pid() + "\nproto=" + Protocol.VERSION + "\nversion="
+                    + version + "\njar=" + jar + "\nstarted=" + Instant.now() + "\n");
             Files.deleteIfExists(dir.resolve(Protocol.STARTING));
             Thread watchdog = new Thread(this::watch, "compound-bash-idle");
             watchdog.setDaemon(true);
             watchdog.start();
+            Thread warm = new Thread(this::warmUp, "compound-bash-warm-up");
+            warm.setDaemon(true);
+            warm.setPriority(Thread.MIN_PRIORITY);
+            warm.start();
             try (RandomAccessFile fifo = new RandomAccessFile(req.toFile(), "rw");
-                 InputStream in = new FileInputStream(fifo.getFD())) {
+                 InputStream in = new java.io.BufferedInputStream(new FileInputStream(fifo.getFD()), 512)) {
                 serve(in);
             } finally {
                 stopping = true;
                 removeIfOurs(pidFile);
                 Files.deleteIfExists(req);
                 workers.shutdown();
+                closeSlots();
             }
         }
         return 0;
+    }
+
+    /** Makes the reply FIFOs anew (a client of an evaluator that died holds the old ones) and opens each. */
+    private void openSlots() throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of("mkfifo", "-m", "600"));
+        for (int i = 0; i < Protocol.SLOTS; i++) {
+            Path r = dir.resolve("r." + i);
+            Files.deleteIfExists(r);
+            Files.deleteIfExists(dir.resolve("s." + i));
+            cmd.add(r.toString());
+        }
+        run(cmd);
+        for (int i = 0; i < Protocol.SLOTS; i++) slots[i] = new RandomAccessFile(dir.resolve("r." + i).toFile(), "rw");
+    }
+
+    private void closeSlots() {
+        for (RandomAccessFile f : slots) {
+            try {
+                if (f != null) f.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
     }
 
     /** Reads request lines until {@code STOP}, idle exit or upgrade. */
@@ -138,46 +184,142 @@ public final class Evaluator {
             line.reset();
             if (l.equals("STOP")) return;
             if (l.equals("WAKE")) continue;
-            if (!l.startsWith("CB1 ")) continue; // an unknown protocol: that client times out and runs cold
-            String id = l.substring(4);
-            if (!id.matches("[0-9]{1,10}")) continue;
-            lastRequest.set(System.nanoTime());
-            workers.execute(() -> answer(id));
+            String[] w = l.split(" ");
+            // An unknown protocol is ignored: that client reads an end of file when this evaluator exits.
+            if (w.length != 3 || !w[1].matches("[0-9]{1,10}") || !w[2].matches("[0-9]{1,3}")) continue;
+            int slot = Integer.parseInt(w[2]);
+            if (slot >= Protocol.SLOTS) continue;
+            if (w[0].equals("CB2")) {
+                lastRequest.set(System.nanoTime());
+                answer(w[1], slot);
+            } else if (w[0].equals("DONE")) {
+                release(slot, w[1]);
+            }
         }
     }
 
-    /** Judges request {@code id} and writes its reply line. */
-    void answer(String id) {
-        Path envFile = dir.resolve("c." + id + ".env");
-        Path inFile = dir.resolve("c." + id + ".in");
-        Path replyFifo = dir.resolve("c." + id + ".fifo");
-        String reply;
-        Object identity = identity(envFile);
+    /** Frees slot {@code slot} when client {@code id} holds it, and removes the long answer it has read. */
+    private void release(int slot, String id) {
+        Path s = dir.resolve("s." + slot);
         try {
-            reply = id + " " + judge(Files.readAllBytes(envFile), Files.readAllBytes(inFile));
-        } catch (IOException | RuntimeException e) {
-            reply = id + " cold";
+            Files.deleteIfExists(dir.resolve("c." + id + ".out"));
+        } catch (IOException e) {
+            // cleaned with the stale files
         }
-        served.incrementAndGet();
-        // Process ids are reused: if the client that posted this request gave up and a new client with the same
-        // id has written its own request files since, this answer is not for it. Its own request gets its own.
-        if (identity == null || !identity.equals(identity(envFile))) return;
         try {
-            BasicFileAttributes a = Files.readAttributes(replyFifo, BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
-            if (!a.isOther()) return; // not a FIFO: the client is gone
-            try (RandomAccessFile out = new RandomAccessFile(replyFifo.toFile(), "rw")) {
-                out.write((reply + "\n").getBytes(StandardCharsets.UTF_8));
+            if (Files.readString(s).strip().equals(id)) Files.deleteIfExists(s);
+        } catch (IOException e) {
+            // already free
+        }
+    }
+
+    /** Frees the slots of clients that died, and drops what their FIFOs still hold. */
+    private void freeDeadSlots() {
+        for (int i = 0; i < Protocol.SLOTS; i++) {
+            Path s = dir.resolve("s." + i);
+            try {
+                String owner = Files.readString(s).strip();
+                boolean alive = owner.matches("[0-9]{1,10}")
+                        && ProcessHandle.of(Long.parseLong(owner)).map(ProcessHandle::isAlive).orElse(false);
+                if (alive) continue;
+                if (!owner.matches("[0-9]{1,10}") && Files.getLastModifiedTime(s).toInstant()
+                        .isAfter(Instant.now().minusSeconds(60))) {
+                    continue; // being written
+                }
+                Files.deleteIfExists(s);
+                RandomAccessFile r = slots[i];
+                synchronized (r) {
+                    FileInputStream in = new FileInputStream(r.getFD());
+                    byte[] buf = new byte[4096];
+                    int n;
+                    while ((n = in.available()) > 0) {
+                        if (in.read(buf, 0, Math.min(n, buf.length)) <= 0) break;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // free or unreadable: nothing to do
             }
-            // The client holds the FIFO open, so the reply outlives the name; removing the request's files here
-            // saves the client an rm.
-            if (identity.equals(identity(envFile))) {
+        }
+    }
+
+    /**
+     * Judges request {@code id} and writes its reply line to slot {@code slot}'s FIFO: the verdict, or the safe
+     * outcome when the verdict is not ready within the request's budget.
+     */
+    void answer(String id, int slot) {
+        Path envFile = dir.resolve("c." + id + ".env");
+        Object identity = identity(envFile);
+        java.util.concurrent.atomic.AtomicBoolean replied = new java.util.concurrent.atomic.AtomicBoolean();
+        byte[] envBytes;
+        try {
+            envBytes = Files.readAllBytes(envFile);
+        } catch (IOException e) {
+            reply(id, slot, "cold", identity, replied);
+            return;
+        }
+        Map<String, String> env = Protocol.parseEnv(envBytes);
+        long budget = budgetMillis(env);
+        // The budget runs from now, also while the request waits for a worker.
+        java.util.concurrent.ScheduledFuture<?> late = timer.schedule(() -> {
+            if (replied.get()) return;
+            String json;
+            try {
+                json = SafeOutcome.json(requestEnv(env), "it could not judge this call within "
+                        + Math.round(budget / 1000.0) + " s (your rule files may still be compiling)");
+            } catch (RuntimeException e) {
+                json = "";
+            }
+            reply(id, slot, "ok " + json, identity, replied);
+        }, budget, java.util.concurrent.TimeUnit.MILLISECONDS);
+        workers.execute(() -> {
+            if (replied.get()) return;
+            String verdict;
+            try {
+                verdict = judge(envBytes, Files.readAllBytes(dir.resolve("c." + id + ".in")));
+            } catch (IOException | RuntimeException e) {
+                verdict = "cold";
+            }
+            late.cancel(false);
+            served.incrementAndGet();
+            reply(id, slot, verdict, identity, replied);
+        });
+    }
+
+    /** The request's budget, less a margin for the client: from its {@code BUDGET} seconds, 15 s by default. */
+    static long budgetMillis(Map<String, String> env) {
+        long seconds = 15;
+        try {
+            String b = env.get("BUDGET");
+            if (b != null && !b.isEmpty()) seconds = Math.max(1, Math.min(3600, Long.parseLong(b)));
+        } catch (NumberFormatException e) {
+            // the default
+        }
+        return seconds * 1000 - 500;
+    }
+
+    /** Writes {@code id reply} once (the first of the verdict and the budget's answer wins) and removes the request. */
+    private void reply(String id, int slot, String reply, Object identity, java.util.concurrent.atomic.AtomicBoolean replied) {
+        if (!replied.compareAndSet(false, true)) return;
+        Path envFile = dir.resolve("c." + id + ".env");
+        try {
+            byte[] line = (id + " " + reply + "\n").getBytes(StandardCharsets.UTF_8);
+            if (line.length > Protocol.MAX_LINE) {
+                Path out = dir.resolve("c." + id + ".out");
+                writePrivate(out, reply.substring(3) + "\n");
+                line = (id + " out\n").getBytes(StandardCharsets.US_ASCII);
+            }
+            RandomAccessFile r = slots[slot];
+            synchronized (r) {
+                r.write(line);
+            }
+            // Removing the request's files here saves the client an rm; process ids are reused, so only when they
+            // are still the ones this answer judged. A client answered "cold" runs the cold path on its saved input.
+            if (reply.startsWith("ok") && identity != null && identity.equals(identity(envFile))) {
                 Files.deleteIfExists(envFile);
-                Files.deleteIfExists(inFile);
-                Files.deleteIfExists(replyFifo);
+                Files.deleteIfExists(dir.resolve("c." + id + ".in"));
             }
         } catch (IOException e) {
-            // The client gave up; it runs the cold path.
+            // The client reads an end of file only if this evaluator exits; it runs the cold path then.
         }
     }
 
@@ -212,25 +354,32 @@ public final class Evaluator {
         if (parsed != null && parsed.isBash() && (parsed.cwd() == null || !parsed.cwd().startsWith("/"))) {
             return "cold";
         }
-        Map<String, String> requestEnv = new HashMap<>(env);
-        requestEnv.remove("PROTO");
-        requestEnv.remove("JAR");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new HookRunner(requestEnv, version, engines).run(new ByteArrayInputStream(input),
+        new HookRunner(requestEnv(env), version, engines).run(new ByteArrayInputStream(input),
                 new PrintStream(out, true, StandardCharsets.UTF_8));
         String json = out.toString(StandardCharsets.UTF_8).strip();
         if (json.indexOf('\n') >= 0) return "cold";
         return "ok " + json;
     }
 
-    /** Exits after the idle period. */
+    /** The client's environment without the protocol's own entries. */
+    static Map<String, String> requestEnv(Map<String, String> env) {
+        Map<String, String> requestEnv = new HashMap<>(env);
+        requestEnv.remove("PROTO");
+        requestEnv.remove("JAR");
+        requestEnv.remove("BUDGET");
+        return requestEnv;
+    }
+
+    /** Exits after the idle period; frees the slots of clients that died. */
     private void watch() {
         while (!stopping) {
             try {
-                Thread.sleep(Math.min(idle.toMillis(), 10_000));
+                Thread.sleep(Math.max(1, Math.min(idle.toMillis(), 10_000)));
             } catch (InterruptedException e) {
                 return;
             }
+            freeDeadSlots();
             if (System.nanoTime() - lastRequest.get() > idle.toNanos()) {
                 stopping = true;
                 wake();
@@ -247,9 +396,12 @@ public final class Evaluator {
         }
     }
 
-    /** Loads the built-in rules and runs a few judgements so the first real call is not the slow one. */
+    /**
+     * Runs a few judgements in the background after start, so the JIT has compiled the common paths before most calls
+     * come; checks the class-data archive this JVM was started with.
+     */
     private void warmUp() {
-        RuleEngine.load(List.of());
+        ClassDataArchive.checkAfterStart();
         try {
             Path home = Files.createTempDirectory("compound-bash-warmup");
             try {
@@ -312,10 +464,14 @@ public final class Evaluator {
     }
 
     static void mkfifo(Path fifo) throws IOException {
-        Process p = new ProcessBuilder("mkfifo", "-m", "600", fifo.toString()).redirectErrorStream(true).start();
+        run(List.of("mkfifo", "-m", "600", fifo.toString()));
+    }
+
+    private static void run(List<String> cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         try {
             p.getInputStream().readAllBytes();
-            if (p.waitFor() != 0) throw new IOException("mkfifo " + fifo + " failed");
+            if (p.waitFor() != 0) throw new IOException(String.join(" ", cmd) + " failed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

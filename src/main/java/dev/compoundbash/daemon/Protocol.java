@@ -19,8 +19,12 @@ import java.util.Set;
  * and {@code compound-bash daemon status|stop}. See {@link Evaluator} for the protocol.
  */
 public final class Protocol {
-    /** Protocol version, sent by the client as {@code PROTO}. */
-    public static final String VERSION = "1";
+    /** Protocol version, sent by the client as {@code PROTO} and written on the pid file's second line. */
+    public static final String VERSION = "2";
+    /** Reply slots: FIFOs {@code r.0} ... and the claim files {@code s.0} ... (see {@link Evaluator}). */
+    public static final int SLOTS = 32;
+    /** The longest reply line written to a slot's FIFO; a longer answer goes through {@code c.ID.out}. */
+    public static final int MAX_LINE = 4000;
     /** The request FIFO. */
     public static final String REQUEST_FIFO = "req";
     /** The evaluator's pid file: pid on the first line, then {@code key=value} lines. */
@@ -31,7 +35,7 @@ public final class Protocol {
     public static final String STARTING = "starting";
     /** The environment variables a client sends; nothing else of its environment reaches the evaluator. */
     public static final List<String> SENT_VARIABLES = List.of("HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR",
-            "CLAUDE_COMPOUND_LOG", "TMPDIR");
+            "CLAUDE_COMPOUND_LOG", "CLAUDE_COMPOUND_DECISION_LOG", "TMPDIR");
 
     private Protocol() {
     }

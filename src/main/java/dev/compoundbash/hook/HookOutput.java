@@ -66,4 +66,21 @@ public final class HookOutput {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * Returns {@code {"systemMessage":"<message>"}} on one line, without a trailing newline: a hook output that makes
+     * no decision (Claude Code decides as usual) and shows the message to the user.
+     *
+     * @param message the message; null is written as {@code ""}
+     * @return the JSON text
+     */
+    public static String systemMessage(String message) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("systemMessage", message == null ? "" : message);
+        try {
+            return MAPPER.writeValueAsString(root);
+        } catch (JsonProcessingException e) { // cannot happen for a tree of strings
+            throw new UncheckedIOException(e);
+        }
+    }
 }

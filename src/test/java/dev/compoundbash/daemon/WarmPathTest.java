@@ -99,7 +99,7 @@ class WarmPathTest {
         env.put("COMPOUND_BASH_CLASSPATH", System.getProperty("surefire.test.class.path",
                 System.getProperty("java.class.path")));
         env.put("COMPOUND_BASH_TRACE", "1");
-        env.put("COMPOUND_BASH_TIMEOUT", "60");
+        env.put("COMPOUND_BASH_BUDGET", "120");
         env.put("COMPOUND_BASH_IDLE_MINUTES", "5");
         env.putAll(extra);
         String input = JSON.writeValueAsString(Map.of("tool_name", "Bash", "hook_event_name", "PreToolUse",
@@ -171,7 +171,9 @@ class WarmPathTest {
                 "git add . && git push origin main", "deny",
                 "echo $(curl x)", "ask",
                 "git status && curl x", "defer",
-                "npm test -- --watch=false | tail -5", "allow");
+                "npm test -- --watch=false | tail -5", "allow",
+                // an answer longer than one atomic FIFO write comes through c.PID.out
+                "git push origin " + "b".repeat(6000) + " && git push origin " + "c".repeat(6000), "deny");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Result warm = call(homeA, c.getKey());
             assertThat(warm.warm()).as(warm.stderr()).isTrue();
@@ -291,12 +293,12 @@ class WarmPathTest {
     void fallsBackWhenTheEvaluatorIsKilledMidCall() throws Exception {
         long pid = warmUp();
         ProcessHandle evaluator = ProcessHandle.of(pid).orElseThrow();
-        // Freeze it so the call is surely in flight when it dies, then kill it; the client must time out and go cold.
+        // Freeze it so the call is surely in flight when it dies, then kill it: the client reads the end of its reply
+        // FIFO (the evaluator held its only write end) and goes cold.
         new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            Future<Result> inFlight = pool.submit(() -> call(homeA, "git push origin main",
-                    Map.of("COMPOUND_BASH_TIMEOUT", "2")));
+            Future<Result> inFlight = pool.submit(() -> call(homeA, "git push origin main"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!hasRequestFiles() && System.nanoTime() < deadline) Thread.sleep(20);
             assertThat(hasRequestFiles()).isTrue();

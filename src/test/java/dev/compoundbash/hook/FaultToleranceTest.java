@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fault tolerance (issue 8 part 4): malformed, huge and non-UTF-8 settings files, an unreadable home, a full disk
- * for the log, a broken user DRL and 32 hook processes writing one log at once each end in a correct decision or a
+ * for the log, a broken user DRL and 32 hook processes (6 in the default budget) writing one log at once each end in a correct decision or a
  * defer, with exit 0, one whole JSON line or nothing on stdout, and no corrupt log line.
  */
 class FaultToleranceTest {
@@ -152,7 +152,8 @@ class FaultToleranceTest {
     }
 
     @Test
-    void thirtyTwoProcessesShareOneLog() throws Exception {
+    void manyProcessesShareOneLog() throws Exception {
+        int n = Math.max(4, Integer.getInteger("test.processes", 32)); // 32 under -Pfull (CI)
         Map<String, String> env = homeWithSettings(
                 "{\"permissions\":{\"allow\":[\"Bash(git *)\"],\"deny\":[\"Bash(rm *)\"]}}".getBytes());
         Path log = tmp.resolve("shared.log");
@@ -161,7 +162,7 @@ class FaultToleranceTest {
                 {"curl x", "defer"}};
         List<Process> ps = new ArrayList<>();
         List<Path> outs = new ArrayList<>();
-        for (int i = 0; i < 32; i++) {
+        for (int i = 0; i < n; i++) {
             ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xlog:disable", "-cp", cp,
                     "dev.compoundbash.cli.Main", "hook");
@@ -177,7 +178,7 @@ class FaultToleranceTest {
             p.getOutputStream().close();
             ps.add(p);
         }
-        for (int i = 0; i < 32; i++) {
+        for (int i = 0; i < n; i++) {
             assertThat(ps.get(i).waitFor(600, TimeUnit.SECONDS)).isTrue();
             assertThat(ps.get(i).exitValue()).isZero();
             assertThat(outcome(Files.readString(outs.get(i)))).as(calls[i % calls.length][0])
@@ -189,7 +190,7 @@ class FaultToleranceTest {
             assertThat(line).matches("^\\d{4}-\\d{2}-\\d{2}T\\S+ .*").doesNotContain("\u0000");
         }
         // Every process logged its evaluation line and its outcome.
-        assertThat(lines.stream().filter(l -> l.contains("ALLOW")).count()).isGreaterThanOrEqualTo(8);
-        assertThat(lines.stream().filter(l -> l.contains("DENY")).count()).isGreaterThanOrEqualTo(8);
+        assertThat(lines.stream().filter(l -> l.contains("ALLOW")).count()).isGreaterThanOrEqualTo(n / 4);
+        assertThat(lines.stream().filter(l -> l.contains("DENY")).count()).isGreaterThanOrEqualTo(n / 4);
     }
 }

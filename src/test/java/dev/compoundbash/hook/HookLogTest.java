@@ -254,9 +254,9 @@ class HookLogTest {
 
     @Test
     @Timeout(180)
-    void sixteenProcessesAppendWholeLines() throws Exception {
+    void manyProcessesAppendWholeLines() throws Exception {
         Path file = tmp.resolve("procs/cb.log");
-        int writers = 16;
+        int writers = Math.max(4, Math.min(16, Integer.getInteger("test.processes", 16))); // 16 under -Pfull (CI)
         int evaluations = 10;
         int lines = 20;
         int payload = 4000; // 80 KB per append: larger than a pipe buffer or a page
