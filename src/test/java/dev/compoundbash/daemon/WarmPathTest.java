@@ -173,7 +173,7 @@ class WarmPathTest {
                 "git status && curl x", "defer",
                 "npm test -- --watch=false | tail -5", "allow",
                 // an answer longer than one atomic FIFO write comes through c.PID.out
-                "git push origin " + "b".repeat(6000) + " && git push origin " + "c".repeat(6000), "deny");
+                "git push origin " + "b".repeat(4400) + " && git push origin " + "c".repeat(4400), "deny");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Result warm = call(homeA, c.getKey());
             assertThat(warm.warm()).as(warm.stderr()).isTrue();
