@@ -96,7 +96,7 @@ public final class ExplainCommand implements Callable<Integer> {
         if (json) {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
         } else {
-            new ExplainPrinter(out, System.console() != null).print(doc);
+            new ExplainPrinter(out, Terminal.colourOnStdout(env)).print(doc);
         }
         return 0;
     }
