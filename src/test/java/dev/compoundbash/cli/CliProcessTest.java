@@ -119,6 +119,22 @@ class CliProcessTest {
         assertThat(f.exit()).isEqualTo(1);
         assertThat(f.stdout()).contains("FAIL " + bad + ":1 x: expected allow, got deny").endsWith("1 passed, 1 failed\n");
 
+        // issue 20, finding 8: a bad case file is exit 2 with one line per problem at file:line, no trace, no case run
+        Path invalid = tmp.resolve("invalid.jsonl");
+        Files.writeString(invalid, "{\"id\":\"ok\",\"command\":\"git status\",\"expected\":\"allow\"}\n"
+                + "{\"id\":\"m\",\"command\":\"ls\",\"expected\":\"maybe\"}\n"
+                + "{\"id\":\"l\",\"command\":\"ls\",\"allow\":\"Bash(ls)\"}\n"
+                + "{\"id\":\"j\",\"command\":\"ls\"\n");
+        Proc.Result v = cli("rules", "test", "--rules", EXAMPLES.toString(), invalid.toString(), tmp.resolve("gone.jsonl").toString());
+        assertThat(v.exit()).as(v.stderr()).isEqualTo(2);
+        assertThat(v.stdout()).doesNotContain("passed");
+        assertThat(v.stderr().lines().toList()).containsExactly(
+                invalid + ":2: \"expected\" is \"maybe\": it must be allow, ask, deny or defer (or a list of them)",
+                invalid + ":3: \"allow\" must be a list of strings, not a string",
+                invalid + ":4: not JSON (column 25): Unexpected end-of-input: expected close marker for Object",
+                tmp.resolve("gone.jsonl") + ": no such file",
+                "compound-bash rules test: 4 problem(s) in the case file(s); no case was run");
+
         Path broken = d.resolve("zz-broken.drl");
         Files.writeString(broken, "package x\nimport dev.compoundbash.facts.SubCommand\nrule \"broken\"\nwhen\n  $s : SubCommand( name == \"x\" \nthen\nend\n");
         Proc.Result check = cli("rules", "check");
