@@ -219,6 +219,101 @@ class CliProcessTest {
         assertThat(p.at("/hooks/PreToolUse")).hasSize(1);
     }
 
+    /**
+     * Issue 20, finding 5: with the plugin enabled, install refuses (a settings entry would run the hook twice),
+     * says why and how to switch routes, and changes nothing, also with --dry-run.
+     */
+    @Test
+    void installRefusesWhileThePluginRunsTheHook() throws Exception {
+        Path settings = home.resolve(".claude/settings.json");
+        Files.writeString(settings, "{\"enabledPlugins\": {\"compound-bash@compound-bash\": true}}\n");
+        String before = Files.readString(settings);
+        for (String[] args : List.of(new String[]{"install", "--command", "/opt/cb/bin/compound-bash hook"},
+                new String[]{"install", "--dry-run", "--command", "/opt/cb/bin/compound-bash hook"},
+                new String[]{"install", "--project", "--command", "/opt/cb/bin/compound-bash hook"})) {
+            Proc.Result r = cli(args);
+            assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+            assertThat(r.stdout()).isEmpty();
+            assertThat(r.stderr()).contains("the plugin compound-bash@compound-bash is enabled (" + settings + ")")
+                    .contains("would run it a second time. Nothing changed.")
+                    .contains("claude plugin disable compound-bash@compound-bash").contains("warm --wait");
+        }
+        assertThat(Files.readString(settings)).isEqualTo(before);
+        assertThat(Files.exists(work.resolve(".claude/settings.json"))).isFalse();
+    }
+
+    /**
+     * Issue 20, finding 9: uninstall stops the evaluator; --purge removes the cache, the runtime directory and the
+     * logs, and keeps (and names) the user's rules and the settings backups; uninstall names a plugin still enabled.
+     */
+    @Test
+    void uninstallStopsTheEvaluatorAndPurgeRemovesWhatItKeeps() throws Exception {
+        Path xdg = tmp.resolve("xdg");
+        Files.createDirectories(xdg);
+        env.put("XDG_RUNTIME_DIR", xdg.toString());
+        Path runtime = xdg.resolve("compound-bash");
+        assertThat(cli("install", "--command", "/opt/cb/bin/compound-bash hook").exit()).isZero();
+        Path cache = home.resolve(".claude/compound-bash/cache");
+        Files.createDirectories(cache);
+        Files.writeString(cache.resolve("cds-123.jsa"), "archive");
+        Files.writeString(cache.resolve("user-abc.kpkg"), "compiled");
+        Path rules = userRules();
+        Files.writeString(rules.resolve("mine.drl"), "package mine\n");
+        hook("ls");
+        Path logs = home.resolve(".claude/logs");
+        assertThat(logs.resolve("compound-bash.log")).exists();
+        assertThat(logs.resolve("compound-bash.jsonl")).exists();
+        Files.writeString(logs.resolve("compound-bash.jsonl.1"), "{}\n");
+        Files.writeString(logs.resolve("other-tool.log"), "not ours\n");
+
+        // an evaluator, as the launcher starts it
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-cp", cp, "dev.compoundbash.cli.Main", "daemon", "run",
+                "--dir", runtime.toString()).redirectErrorStream(true).redirectOutput(tmp.resolve("daemon.out").toFile());
+        pb.environment().putAll(env);
+        Process daemon = pb.start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (dev.compoundbash.daemon.Protocol.running(runtime).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(dev.compoundbash.daemon.Protocol.running(runtime)).isPresent();
+
+            Proc.Result dry = cli("uninstall", "--purge", "--dry-run");
+            assertThat(dry.exit()).isZero();
+            assertThat(dry.stdout()).contains("would stop the evaluator (" + runtime + ")")
+                    .contains("would remove " + cache).contains("would remove " + logs.resolve("compound-bash.log"));
+            assertThat(daemon.isAlive()).isTrue();
+            assertThat(cache).exists();
+
+            Files.writeString(home.resolve(".claude/settings.json"), Files.readString(home.resolve(".claude/settings.json"))
+                    .replaceFirst("\\{", "{\"enabledPlugins\": {\"compound-bash@compound-bash\": true},"));
+            Proc.Result un = cli("uninstall", "--purge");
+            assertThat(un.exit()).as(un.stderr()).isZero();
+            assertThat(daemon.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the evaluator stopped").isTrue();
+            assertThat(un.stdout()).contains("uninstall done").contains("stopped the evaluator (" + runtime + ")")
+                    .contains("removed " + cache).contains("removed " + runtime)
+                    .contains("removed " + logs.resolve("compound-bash.log"))
+                    .contains("removed " + logs.resolve("compound-bash.jsonl"))
+                    .contains("removed " + logs.resolve("compound-bash.jsonl.1"))
+                    .contains("kept your rules: " + rules + " (1 file(s))")
+                    .contains("kept 2 backup(s) of " + home.resolve(".claude/settings.json")) // install's and uninstall's
+                    .contains("note: the plugin compound-bash@compound-bash is still enabled")
+                    .contains("claude plugin uninstall compound-bash@compound-bash");
+            assertThat(cache).doesNotExist();
+            assertThat(runtime).doesNotExist();
+            assertThat(logs.resolve("compound-bash.log")).doesNotExist();
+            assertThat(logs.resolve("other-tool.log")).exists();
+            assertThat(rules.resolve("mine.drl")).exists();
+            JsonNode after = JSON.readTree(home.resolve(".claude/settings.json").toFile());
+            assertThat(after.at("/hooks/PreToolUse").isMissingNode()).isTrue();
+            assertThat(after.at("/hooks/SessionStart").isMissingNode()).isTrue();
+        } finally {
+            daemon.destroyForcibly();
+        }
+    }
+
     /** Runs the hook in process, as the process would, writing both logs under the temp home. */
     void hook(String command) {
         hook(command, null);
