@@ -413,6 +413,17 @@ public final class Doctor {
                     + count(one.deny()) + ", additionalDirectories " + one.additionalDirectories().size());
         }
         if (settings.managedRulesOnly()) details.add("allowManagedPermissionRulesOnly: only the managed files' rules count");
+        // rules written across control operators (issue 20, finding 10): how each kind is read
+        for (String kind : List.of("deny", "ask", "allow")) {
+            List<String> rules = kind.equals("deny") ? settings.deny() : kind.equals("ask") ? settings.ask() : settings.allow();
+            for (String r : rules) {
+                if (!BashPattern.spansOperators(BashPattern.innerPattern(r))) continue;
+                details.add(kind + " rule " + r + " spans control operators: " + (kind.equals("allow")
+                        ? "the hook approves nothing by it (Claude Code itself may approve exactly that whole command)"
+                        : "matched against every pipeline and list, at any depth (Claude Code matches it only against "
+                        + "the whole command)"));
+            }
+        }
         List<String> broken = new ArrayList<>(), odd = new ArrayList<>();
         for (String w : settings.warnings()) {
             if (w.contains("skipped") && !w.contains("HOME is not set")) broken.add(w);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.FindAction;
+import dev.compoundbash.facts.JoinedCommands;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.Redirect;
 import dev.compoundbash.facts.SubCommand;
@@ -225,6 +226,18 @@ public final class ExplainCommand implements Callable<Integer> {
             uses.add(m);
         }
         doc.put("variableUses", uses);
+        List<Map<String, Object>> joined = new ArrayList<>();
+        for (JoinedCommands c : j.facts().joinedCommands()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", c.getId());
+            m.put("text", c.getText());
+            m.put("topLevel", c.isTopLevel());
+            m.put("context", c.getContext());
+            m.put("subCommandIds", c.getSubCommandIds());
+            m.put("findings", findingsFor(findings, c.getId()));
+            joined.add(m);
+        }
+        doc.put("joinedCommands", joined);
         List<Map<String, Object>> call = findingsFor(findings, -1);
         if (!call.isEmpty()) doc.put("callFindings", call);
         doc.put("decision", decision(v));

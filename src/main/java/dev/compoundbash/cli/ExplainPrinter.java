@@ -75,6 +75,16 @@ final class ExplainPrinter {
                             + "  [" + f.get("rule") + "]");
                 }
             }
+            for (Map<String, Object> c : (List<Map<String, Object>>) doc.getOrDefault("joinedCommands", List.of())) {
+                List<Map<String, Object>> fs = (List<Map<String, Object>>) c.get("findings");
+                if (fs.isEmpty()) continue; // only the pipelines and lists a rule across operators matched
+                out.println("  pipeline or list " + c.get("text") + "  (" + (Boolean.TRUE.equals(c.get("topLevel"))
+                        ? "top-level" : "nested in " + c.get("context")) + ")");
+                for (Map<String, Object> f : fs) {
+                    out.println("      " + colourFor((String) f.get("kind"), (String) f.get("kind")) + ": " + f.get("reason")
+                            + "  [" + f.get("rule") + "]");
+                }
+            }
             for (Map<String, Object> o : (List<Map<String, Object>>) doc.getOrDefault("pathOperands", List.of())) {
                 out.println("  path " + ref(o.get("commandId"), "(no simple command)") + " " + o.get("program") + " " + o.get("access") + " "
                         + o.get("word") + ": " + o.get("status")
