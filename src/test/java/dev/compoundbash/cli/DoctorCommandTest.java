@@ -139,9 +139,12 @@ class DoctorCommandTest {
 
     /** The records Claude Code writes for a plugin added from {@code checkout} (a local path) and installed. */
     void pluginFromALocalPath(Path checkout, Path cacheCopy) throws Exception {
-        Files.createDirectories(checkout.resolve(".claude-plugin"));
-        Files.writeString(checkout.resolve(".claude-plugin/marketplace.json"), "{\"name\":\"compound-bash\","
-                + "\"plugins\":[{\"name\":\"compound-bash\",\"source\":\"./\",\"version\":\"0.1.0\"}]}");
+        Path manifest = checkout.resolve(".claude-plugin/marketplace.json");
+        if (!Files.exists(manifest)) { // never over this repository's own
+            Files.createDirectories(manifest.getParent());
+            Files.writeString(manifest, "{\"name\":\"compound-bash\","
+                    + "\"plugins\":[{\"name\":\"compound-bash\",\"source\":\"./\",\"version\":\"0.1.0\"}]}");
+        }
         Files.createDirectories(cacheCopy);
         Files.createDirectories(home.resolve(".claude/plugins"));
         // as measured with Claude Code 2.1.332: `claude plugin marketplace add /path` + `claude plugin install`
