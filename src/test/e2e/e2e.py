@@ -231,6 +231,10 @@ def load_cases(paths, case_root):
                     raise SetupError("%s: `setup` must be a string or a list of strings" % where)
                 if c.get("settings") is not None and not isinstance(c["settings"], dict):
                     raise SetupError("%s: `settings` must be an object" % where)
+                if c.get("hook_stdin") is not None and not isinstance(c["hook_stdin"], str):
+                    raise SetupError("%s: `hook_stdin` must be a string" % where)
+                if c.get("message") is not None and not isinstance(c["message"], str):
+                    raise SetupError("%s: `message` must be a string" % where)
                 cwd = c.get("cwd") or "."
                 inside = os.path.normpath(os.path.join(case_root, cwd))
                 if not isinstance(cwd, str) or not (inside == os.path.normpath(case_root) or
@@ -403,8 +407,16 @@ class Suite:
         if pm == "bypassPermissions":
             env["IS_SANDBOX"] = "1"     # as root, Claude Code refuses bypassPermissions without it
         if mode == "hook":
+            command = self.opts.hook
+            if case.get("hook_stdin") is not None:
+                # the hook gets these bytes instead of Claude Code's input (each character one byte: U+0000-U+00FF),
+                # to see what Claude Code makes of its answer to input it cannot read
+                feed = os.path.join(rec, "hook-stdin.bin")
+                with open(feed, "wb") as f:
+                    f.write(case["hook_stdin"].encode("latin-1"))
+                command = "sh -c %s" % shlex.quote("cat >/dev/null; exec %s < %s" % (command, shlex.quote(feed)))
             settings = deep_merge(settings, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                {"type": "command", "command": self.opts.hook, "timeout": HOOK_TIMEOUT_S}]}]}})
+                {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]}]}})
             env["COMPOUND_BASH_TRACE"] = "1"        # the hook says on stderr whether it took the warm path
             start_mode = self.opts.hook_start or case.get("hook_start") or "warm"
             if start_mode in ("warm", "cold") and self.cds:
@@ -512,6 +524,8 @@ def kill_group(pgid):
 HOOK_DONE = re.compile(r"Hooks: PreToolUse:Bash \[.*\] finished with status (-?\d+) \((\d+)ms\)")
 HOOK_TIMED_OUT = re.compile(r"Hooks: PreToolUse:Bash \[.*\] timed out after (\d+)ms \((\d+)ms\)")
 HOOK_DECISION = re.compile(r"Hook PreToolUse \(.*\) returned permissionDecision: (\w+)(?: \(reason: (.*)\))?\s*$")
+# Claude Code shows a hook's systemMessage as an "informational" system event with this prefix (measured, 2.1.332)
+SAYS = "PreToolUse:Bash says: "
 
 
 def read(path):
@@ -632,6 +646,10 @@ def analyse(run, reasons):
         else:
             hook["decision"] = "none"
     r["hook"] = hook
+    # what Claude Code showed the user from the hook's systemMessage (measured: an "informational" system event)
+    r["messages"] = [o.get("content")[len(SAYS):] for o in events if o.get("type") == "system"
+                     and o.get("subtype") == "informational" and isinstance(o.get("content"), str)
+                     and o["content"].startswith(SAYS)]
     return r
 
 
@@ -653,6 +671,9 @@ def judge(case, runs, reasons):
         want = as_list(case.get(field))
         if want is not None and r["outcome"] not in want:
             fails.append("%s outcome: expected %s, got %s" % (field, "|".join(want), r["outcome"]))
+    if case.get("message") is not None and not any(case["message"] in m for m in hk.get("messages") or []):
+        fails.append("message: expected Claude Code to show the hook's line holding %r; it showed %s"
+                     % (case["message"], hk.get("messages") or "none"))
     kind = why = None
     if nat["outcome"] in ("refused", "denied"):
         kind, why = reasons.classify(nat["reason"], nat["as_run"]["command"], case.get("permission_mode"), dflt)
@@ -693,7 +714,7 @@ def record(case, runs, verdict, version):
     o["claude_code"] = version
     for mode, r in runs.items():
         prefix = {"native": "native_", "hook": "with_hook_", "native-default": "native_default_"}[mode]
-        for k in ("outcome", "reason", "kind", "source", "output", "error", "seconds", "calls", "files",
+        for k in ("outcome", "reason", "kind", "source", "output", "error", "seconds", "calls", "files", "messages",
                   "isolation_warnings", "retried_after"):
             o[prefix + k] = r.get(k)
         if r["as_run"]["command"] != case["command"]:

@@ -35,7 +35,23 @@ public final class Cli {
         InstallCommand.out = realOut;
         DaemonCommand.out = realOut;
         DoctorCommand.out = realOut;
+        cl.setExecutionExceptionHandler(Cli::failure);
         return cl.execute(args);
+    }
+
+    /**
+     * What an unexpected failure of a subcommand prints: one line, {@code compound-bash SUBCOMMAND: what went wrong},
+     * on stderr, exit status 1; the Java stack trace only with {@code COMPOUND_BASH_DEBUG=1}. (Hook mode never gets
+     * here: it catches everything and defers.)
+     */
+    static int failure(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+        String what = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
+                : e.getMessage().lines().findFirst().orElse("");
+        if (e instanceof java.nio.file.NoSuchFileException) what = "no such file: " + e.getMessage();
+        else if (e instanceof java.nio.file.AccessDeniedException) what = "permission denied: " + e.getMessage();
+        command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + what);
+        if ("1".equals(System.getenv("COMPOUND_BASH_DEBUG"))) e.printStackTrace(command.getErr());
+        return 1;
     }
 
     /** Supplies {@code --version}. */

@@ -53,8 +53,6 @@ public final class Doctor {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The plugin's name in {@code enabledPlugins} and {@code installed_plugins.json}: {@code compound-bash@...}. */
-    private static final Pattern OUR_PLUGIN = Pattern.compile("compound-bash@.*");
 
     private final Map<String, String> env;
     private final Path root;
@@ -196,7 +194,8 @@ public final class Doctor {
         if (!Files.isRegularFile(jsa)) {
             return new Check("class-data archive", Status.WARN, "not trained yet: " + jsa, List.of(
                     "the first cold call trains it in the background; until then a cold call takes about 1 s"),
-                    "run " + launcher() + " install (it trains the archive and starts the evaluator)");
+                    "run " + launcher() + " warm --wait (it trains the archive and starts the evaluator, on either "
+                            + "route; it changes no settings)");
         }
         if (jar != null && Files.isRegularFile(jar) && newer(jar, jsa)) {
             return new Check("class-data archive", Status.WARN, "older than the jar: " + jsa,
@@ -223,9 +222,14 @@ public final class Doctor {
 
     // ---- evaluator --------------------------------------------------------------------------------------------
 
-    Check evaluator() {
+    /** The evaluator's runtime directory: the launcher's ({@code COMPOUND_BASH_RUNTIME_DIR}), else the protocol's. */
+    private Path runtimeDirectory() {
         String d = env.get("COMPOUND_BASH_RUNTIME_DIR");
-        Path dir = d != null && !d.isEmpty() ? Path.of(d) : Protocol.runtimeDirectory(env);
+        return d != null && !d.isEmpty() ? Path.of(d) : Protocol.runtimeDirectory(env);
+    }
+
+    Check evaluator() {
+        Path dir = runtimeDirectory();
         if (dir == null) {
             return new Check("evaluator", Status.WARN, "no runtime directory: neither XDG_RUNTIME_DIR nor HOME is set",
                     List.of(), "set HOME; every call runs cold until then");
@@ -270,102 +274,96 @@ public final class Doctor {
     // ---- where the hook is registered --------------------------------------------------------------------------
 
     Check registration(PermissionSettings settings) {
+        Registrations.Found found = Registrations.find(settings.filesRead(), env);
         List<String> details = new ArrayList<>();
-        List<String> entries = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        List<String> plugins = new ArrayList<>();
-        boolean disabled = false;
-        for (Path f : settings.filesRead()) {
-            JsonNode root;
-            try {
-                root = JSON.readTree(Files.readString(f, StandardCharsets.UTF_8));
-            } catch (IOException | RuntimeException e) {
-                continue;
-            }
-            if (root.path("disableAllHooks").asBoolean(false)) {
-                disabled = true;
-                problems.add(f + ": \"disableAllHooks\": true turns every hook off");
-            }
-            for (JsonNode g : root.path("hooks").path("PreToolUse")) {
-                String matcher = g.path("matcher").asText("");
-                for (JsonNode h : g.path("hooks")) {
-                    String cmd = h.path("command").asText("");
-                    if (!HookInstaller.OURS.matcher(cmd).matches()) continue;
-                    entries.add(f.toString());
-                    details.add(f + ": PreToolUse entry (matcher \"" + matcher + "\") runs " + cmd);
-                    if (!matchesBash(matcher)) problems.add(f + ": the matcher \"" + matcher + "\" does not match Bash");
-                    Path launcher = launcherOf(cmd);
-                    if (launcher != null && !Files.isExecutable(launcher)) {
-                        problems.add(f + ": the hook command's launcher " + launcher + " is missing or not executable");
-                    } else if (launcher != null) {
-                        Path other = launcher.getParent() == null || launcher.getParent().getParent() == null ? null
-                                : launcher.getParent().getParent();
-                        if (other != null) details.addAll(buildState("  its installation", other));
-                    }
-                }
-            }
-            for (var it = root.path("enabledPlugins").fields(); it.hasNext(); ) {
-                var e = it.next();
-                if (OUR_PLUGIN.matcher(e.getKey()).matches() && e.getValue().asBoolean(false)) {
-                    plugins.add(e.getKey());
-                    details.add(f + ": enabledPlugins \"" + e.getKey() + "\": true");
-                }
+        for (Path f : found.disabled()) problems.add(f + ": \"disableAllHooks\": true turns every hook off");
+        for (Registrations.Entry e : found.entries()) {
+            details.add(e.file() + ": PreToolUse entry (matcher \"" + e.matcher() + "\") runs " + e.command());
+            if (!matchesBash(e.matcher())) problems.add(e.file() + ": the matcher \"" + e.matcher() + "\" does not match Bash");
+            Path launcher = launcherOf(e.command());
+            if (launcher != null && !Files.isExecutable(launcher)) {
+                problems.add(e.file() + ": the hook command's launcher " + launcher + " is missing or not executable");
+            } else if (launcher != null) {
+                Path other = launcher.getParent() == null || launcher.getParent().getParent() == null ? null
+                        : launcher.getParent().getParent();
+                if (other != null) details.addAll(buildState("  its installation", other));
             }
         }
-        if (!plugins.isEmpty()) details.addAll(installedPlugins());
-        if (disabled) {
-            return new Check("hook registration", Status.FAIL, "hooks are turned off", details(details, problems),
-                    "remove \"disableAllHooks\" from that settings file");
+        // the plugin route: what Claude Code really runs (the checkout of a local marketplace, else its copy)
+        Path elsewhere = null;
+        String buildFix = null;
+        boolean unrecorded = false;
+        for (Registrations.Plugin p : found.plugins()) {
+            details.add(p.file() + ": enabledPlugins \"" + p.key() + "\": true");
+            if (p.roots().isEmpty()) {
+                unrecorded = true;
+                details.add("  no installation of " + p.key() + " is recorded in plugins/installed_plugins.json");
+            }
+            for (Registrations.Root r : p.roots()) {
+                details.add("  Claude Code runs " + r.dir().resolve("bin").resolve("compound-bash") + " hook ("
+                        + (r.how().equals("checkout") ? "the checkout its marketplace was added from"
+                        : "the copy Claude Code installed") + ")");
+                details.addAll(buildState("  there", r.dir()));
+                if (!Files.isRegularFile(r.dir().resolve("target").resolve("compound-bash.jar"))) {
+                    buildFix = "build the jar Claude Code runs now: " + r.dir().resolve("bin").resolve("compound-bash")
+                            + " --version (else the first Bash call builds it in the background and defers)";
+                }
+                if (root != null && !sameDirectory(r.dir(), root)) elsewhere = r.dir();
+            }
         }
         if (!problems.isEmpty()) {
             return new Check("hook registration", Status.FAIL, problems.get(0), details(details, problems),
-                    "run " + launcher() + " uninstall, then install (or fix the entry by hand)");
+                    !found.disabled().isEmpty() ? "remove \"disableAllHooks\" from that settings file"
+                            : "run " + launcher() + " uninstall, then install (or fix the entry by hand)");
         }
-        if (entries.isEmpty() && plugins.isEmpty()) {
+        if (found.entries().isEmpty() && found.plugins().isEmpty()) {
             return new Check("hook registration", Status.FAIL, "the hook is not registered in any settings file read",
                     details, "run " + launcher() + " install, or in Claude Code: /plugin install compound-bash@compound-bash");
         }
-        if (!plugins.isEmpty() && !entries.isEmpty()) {
+        if (found.pluginActive() && !found.entries().isEmpty()) {
             return new Check("hook registration", Status.WARN,
                     "registered twice: the plugin and a settings entry both run the hook on every Bash call", details,
-                    "keep one: " + launcher() + " uninstall (keeps the plugin), or disable the plugin");
+                    "keep one: " + launcher() + " uninstall (keeps the plugin), or "
+                            + Registrations.disableAdvice(found.plugins().get(0).key()));
         }
-        if (entries.size() > 1) {
-            return new Check("hook registration", Status.WARN, "registered in " + entries.size()
+        if (found.entries().size() > 1) {
+            return new Check("hook registration", Status.WARN, "registered in " + found.entries().size()
                     + " settings files: the hook runs once for each", details, "remove all but one");
         }
-        return new Check("hook registration", Status.OK,
-                entries.isEmpty() ? "by the plugin " + plugins.get(0) : "by a PreToolUse entry in " + entries.get(0),
+        if (found.pluginActive()) {
+            String key = found.plugins().get(0).key();
+            if (unrecorded) {
+                return new Check("hook registration", Status.WARN, "the plugin " + key + " is enabled but not installed",
+                        details, "in Claude Code: /plugin install " + key);
+            }
+            if (elsewhere != null) {
+                return new Check("hook registration", Status.WARN, "by the plugin " + key + ", which runs " + elsewhere
+                        + ", not this installation (" + root + ")", details,
+                        "check what Claude Code runs: " + elsewhere.resolve("bin").resolve("compound-bash") + " doctor");
+            }
+            if (buildFix != null) {
+                return new Check("hook registration", Status.WARN, "by the plugin " + key + "; its jar is not built yet",
+                        details, buildFix);
+            }
+            return new Check("hook registration", Status.OK, "by the plugin " + key, details, null);
+        }
+        return new Check("hook registration", Status.OK, "by a PreToolUse entry in " + found.entries().get(0).file(),
                 details, null);
+    }
+
+    /** True when two paths name one directory (links followed where they exist). */
+    private static boolean sameDirectory(Path a, Path b) {
+        try {
+            return a.toRealPath().equals(b.toRealPath());
+        } catch (IOException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        }
     }
 
     private static List<String> details(List<String> details, List<String> problems) {
         List<String> out = new ArrayList<>(problems);
         for (String d : details) if (!out.contains(d)) out.add(d);
-        return out;
-    }
-
-    /** The plugin installations Claude Code recorded ({@code plugins/installed_plugins.json}) and their build state. */
-    private List<String> installedPlugins() {
-        Path config = UserRules.configDirectory(env);
-        if (config == null) return List.of();
-        Path file = config.resolve("plugins").resolve("installed_plugins.json");
-        List<String> out = new ArrayList<>();
-        try {
-            JsonNode plugins = JSON.readTree(file.toFile()).path("plugins");
-            for (var it = plugins.fields(); it.hasNext(); ) {
-                var e = it.next();
-                if (!OUR_PLUGIN.matcher(e.getKey()).matches()) continue;
-                for (JsonNode inst : e.getValue()) {
-                    String path = inst.path("installPath").asText("");
-                    if (path.isEmpty()) continue;
-                    out.add("plugin " + e.getKey() + " " + inst.path("version").asText("?") + " installed in " + path);
-                    out.addAll(buildState("  its installation", Path.of(path)));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            out.add("no plugin installation recorded in " + file);
-        }
         return out;
     }
 
@@ -415,6 +413,17 @@ public final class Doctor {
                     + count(one.deny()) + ", additionalDirectories " + one.additionalDirectories().size());
         }
         if (settings.managedRulesOnly()) details.add("allowManagedPermissionRulesOnly: only the managed files' rules count");
+        // rules written across control operators (issue 20, finding 10): how each kind is read
+        for (String kind : List.of("deny", "ask", "allow")) {
+            List<String> rules = kind.equals("deny") ? settings.deny() : kind.equals("ask") ? settings.ask() : settings.allow();
+            for (String r : rules) {
+                if (!BashPattern.spansOperators(BashPattern.innerPattern(r))) continue;
+                details.add(kind + " rule " + r + " spans control operators: " + (kind.equals("allow")
+                        ? "the hook approves nothing by it (Claude Code itself may approve exactly that whole command)"
+                        : "matched against every pipeline and list, at any depth (Claude Code matches it only against "
+                        + "the whole command)"));
+            }
+        }
         List<String> broken = new ArrayList<>(), odd = new ArrayList<>();
         for (String w : settings.warnings()) {
             if (w.contains("skipped") && !w.contains("HOME is not set")) broken.add(w);
@@ -526,6 +535,20 @@ public final class Doctor {
             e.put("HOME", home.toString());
             e.put("COMPOUND_BASH_TRACE", "1");
             e.put("COMPOUND_BASH_CDS", "0"); // the temporary home would get an archive of its own
+            // Doctor starts no process that outlives it (issue 20, finding 5): a running evaluator of the user's is
+            // asked (the warm path, as the next Bash call would take it); without one, the calls run cold and start
+            // none (COMPOUND_BASH_WARM=0: the launcher's cold path then starts no evaluator), in a runtime directory
+            // of their own.
+            Path userRuntime = runtimeDirectory();
+            boolean userEvaluator = userRuntime != null && Protocol.running(userRuntime).isPresent()
+                    && !"0".equals(env.get("COMPOUND_BASH_WARM"));
+            if (userEvaluator) {
+                // the launcher would look under HOME, the temporary one here: name the user's directory
+                e.put("COMPOUND_BASH_RUNTIME_DIR", userRuntime.toString());
+            } else {
+                e.put("COMPOUND_BASH_WARM", "0");
+                e.put("COMPOUND_BASH_RUNTIME_DIR", home.resolve("run").toString());
+            }
             String[][] calls = {{"ls", "allow"}, {"echo \"$(compound-bash-doctor-probe)\"", "ask"}};
             List<String> details = new ArrayList<>();
             boolean ok = true;
@@ -549,6 +572,7 @@ public final class Doctor {
                         "run: echo '{\"tool_name\":\"Bash\",\"cwd\":\"/tmp\",\"tool_input\":{\"command\":\"ls\"}}' | "
                                 + launcher + " hook; and read ~/.claude/logs/compound-bash.log");
             }
+            if (!userEvaluator) details.add("no evaluator was running: both calls ran cold (doctor starts none)");
             return new Check("round trip", Status.OK, "ls allows, a nested unapproved command asks (built-in rules, "
                     + "empty settings)", details, null);
         } catch (IOException ex) {

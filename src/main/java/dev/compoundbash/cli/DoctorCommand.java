@@ -7,8 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -86,18 +84,8 @@ public final class DoctorCommand implements Callable<Integer> {
         return colour ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
     }
 
-    /** Colours when stdout is a terminal (Linux {@code /proc}) and {@code NO_COLOR} is unset. */
+    /** Colours when stdout is a terminal and {@code NO_COLOR} is unset or empty ({@link Terminal}). */
     static boolean colour() {
-        if (System.getenv("NO_COLOR") != null) return false;
-        try {
-            Path fd1 = Path.of("/proc/self/fd/1");
-            if (Files.exists(fd1)) {
-                String t = fd1.toRealPath().toString();
-                return t.startsWith("/dev/pts/") || t.startsWith("/dev/tty");
-            }
-        } catch (Exception e) {
-            // not a terminal we can tell
-        }
-        return false;
+        return Terminal.colourOnStdout(System.getenv());
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compoundbash.facts.CallContext;
 import dev.compoundbash.facts.FindAction;
+import dev.compoundbash.facts.JoinedCommands;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.Redirect;
 import dev.compoundbash.facts.SubCommand;
@@ -96,7 +97,7 @@ public final class ExplainCommand implements Callable<Integer> {
         if (json) {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
         } else {
-            new ExplainPrinter(out, System.console() != null).print(doc);
+            new ExplainPrinter(out, Terminal.colourOnStdout(env)).print(doc);
         }
         return 0;
     }
@@ -225,6 +226,18 @@ public final class ExplainCommand implements Callable<Integer> {
             uses.add(m);
         }
         doc.put("variableUses", uses);
+        List<Map<String, Object>> joined = new ArrayList<>();
+        for (JoinedCommands c : j.facts().joinedCommands()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", c.getId());
+            m.put("text", c.getText());
+            m.put("topLevel", c.isTopLevel());
+            m.put("context", c.getContext());
+            m.put("subCommandIds", c.getSubCommandIds());
+            m.put("findings", findingsFor(findings, c.getId()));
+            joined.add(m);
+        }
+        doc.put("joinedCommands", joined);
         List<Map<String, Object>> call = findingsFor(findings, -1);
         if (!call.isEmpty()) doc.put("callFindings", call);
         doc.put("decision", decision(v));

@@ -47,7 +47,7 @@ final class ExplainPrinter {
                         : "nested in " + path;
                 out.println("  #" + s.get("id") + " " + s.get("argv") + "  (" + s.get("role") + ", " + where
                         + (s.containsKey("assignments") ? ", environment " + s.get("assignments") : "")
-                        + (s.containsKey("privilegeId") ? ", privileged under #" + s.get("privilegeId") : "")
+                        + (s.containsKey("privilegeId") ? ", privileged under " + ref(s.get("privilegeId"), "sudo or doas") : "")
                         + (s.containsKey("shellVariables") ? ", after setting " + s.get("shellVariables") : "")
                         + ")");
                 for (Map<String, Object> f : (List<Map<String, Object>>) s.get("findings")) {
@@ -56,7 +56,8 @@ final class ExplainPrinter {
                 }
             }
             for (Map<String, Object> w : (List<Map<String, Object>>) doc.get("wrappers")) {
-                out.println("  wrapper " + w.get("kind") + ": #" + w.get("commandId") + " runs #" + w.get("payloadId")
+                out.println("  wrapper " + w.get("kind") + ": " + ref(w.get("commandId"), "a command") + " runs "
+                        + ref(w.get("payloadId"), "no command the hook can name")
                         + (Boolean.TRUE.equals(w.get("appendsArguments")) ? " (appends arguments)" : "")
                         + (Boolean.TRUE.equals(w.get("replaceMode")) ? " (replace mode)" : "")
                         + (Boolean.FALSE.equals(w.get("payloadReadable")) ? " (payload cannot be read)" : "")
@@ -64,7 +65,7 @@ final class ExplainPrinter {
                         + (Boolean.TRUE.equals(w.get("ownRuleRequired")) ? " (needs its own allow rule)" : ""));
             }
             for (Map<String, Object> a : (List<Map<String, Object>>) doc.get("findActions")) {
-                out.println("  find action " + a.get("action") + " on #" + a.get("commandId")
+                out.println("  find action " + a.get("action") + " on " + ref(a.get("commandId"), "find")
                         + (Boolean.TRUE.equals(a.get("mutating")) ? " (mutating)" : ""));
             }
             for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("redirects")) {
@@ -74,8 +75,18 @@ final class ExplainPrinter {
                             + "  [" + f.get("rule") + "]");
                 }
             }
+            for (Map<String, Object> c : (List<Map<String, Object>>) doc.getOrDefault("joinedCommands", List.of())) {
+                List<Map<String, Object>> fs = (List<Map<String, Object>>) c.get("findings");
+                if (fs.isEmpty()) continue; // only the pipelines and lists a rule across operators matched
+                out.println("  pipeline or list " + c.get("text") + "  (" + (Boolean.TRUE.equals(c.get("topLevel"))
+                        ? "top-level" : "nested in " + c.get("context")) + ")");
+                for (Map<String, Object> f : fs) {
+                    out.println("      " + colourFor((String) f.get("kind"), (String) f.get("kind")) + ": " + f.get("reason")
+                            + "  [" + f.get("rule") + "]");
+                }
+            }
             for (Map<String, Object> o : (List<Map<String, Object>>) doc.getOrDefault("pathOperands", List.of())) {
-                out.println("  path #" + o.get("commandId") + " " + o.get("program") + " " + o.get("access") + " "
+                out.println("  path " + ref(o.get("commandId"), "(no simple command)") + " " + o.get("program") + " " + o.get("access") + " "
                         + o.get("word") + ": " + o.get("status")
                         + (o.containsKey("resolvedPath") ? " " + o.get("resolvedPath") : "")
                         + (o.containsKey("why") ? " (" + o.get("why") + ")" : ""));
@@ -86,7 +97,7 @@ final class ExplainPrinter {
             }
             for (Map<String, Object> u : (List<Map<String, Object>>) doc.getOrDefault("variableUses", List.of())) {
                 Object id = u.get("commandId");
-                out.println("  variable use " + (Integer.valueOf(-1).equals(id) ? "(no simple command)" : "#" + id)
+                out.println("  variable use " + ref(id, "(no simple command)")
                         + " " + (Boolean.FALSE.equals(u.get("nameKnown")) ? "a name only known at run time: " : "$")
                         + u.get("name") + (u.get("how") == null || "expansion".equals(u.get("how")) ? "" : " by " + u.get("how"))
                         + (u.get("via") != null ? " via " + u.get("via") : "")
@@ -100,6 +111,14 @@ final class ExplainPrinter {
         Map<String, Object> d = (Map<String, Object>) doc.get("decision");
         String outcome = (String) d.get("outcome");
         out.println(bold("\ndecision: ") + colourFor(outcome, outcome.toUpperCase()) + "  " + d.get("reason"));
+    }
+
+    /**
+     * How a line names a sub-command: {@code #ID} for one listed above; {@code none} when the id is no
+     * sub-command's (negative: the fact names none), so no internal id reaches the reader.
+     */
+    static String ref(Object id, String none) {
+        return id instanceof Number n && n.intValue() >= 0 ? "#" + n : none;
     }
 
     private String bold(String s) {

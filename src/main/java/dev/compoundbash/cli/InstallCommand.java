@@ -1,6 +1,10 @@
 package dev.compoundbash.cli;
 
+import dev.compoundbash.audit.DecisionLog;
+import dev.compoundbash.daemon.Protocol;
+import dev.compoundbash.hook.HookLog;
 import dev.compoundbash.hook.UserRules;
+import dev.compoundbash.settings.SettingsLoader;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -9,8 +13,13 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.LinkOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@code compound-bash install [--user|--project] [--dry-run] [--command CMD]} and {@code uninstall}: add or
@@ -68,6 +77,24 @@ public final class InstallCommand {
         return (s.matches("[A-Za-z0-9_./+-]+") ? s : "'" + s.replace("'", "'\\''") + "'") + " hook";
     }
 
+    /**
+     * The settings files Claude Code reads for this environment (the project: {@code CLAUDE_PROJECT_DIR}, else the
+     * current directory, as when Claude Code starts here).
+     */
+    static List<Path> settingsRead(Map<String, String> env) {
+        Map<String, String> e = new HashMap<>(env);
+        if (e.get("CLAUDE_PROJECT_DIR") == null || e.get("CLAUDE_PROJECT_DIR").isEmpty()) {
+            e.put("CLAUDE_PROJECT_DIR", Path.of("").toAbsolutePath().toString());
+        }
+        return SettingsLoader.load(e).filesRead();
+    }
+
+    /** The launcher Claude Code runs for a plugin (its first recorded root), for messages. */
+    static String launcherOf(Registrations.Plugin p) {
+        return p.roots().isEmpty() ? "<plugin directory>/bin/compound-bash"
+                : p.roots().get(0).dir().resolve("bin").resolve("compound-bash").toString();
+    }
+
     static int finish(HookInstaller.Edit edit, boolean dryRun, String what) throws IOException {
         if (!edit.changes()) {
             out.println(edit.file() + ": " + what + " already done, nothing changed");
@@ -104,6 +131,18 @@ public final class InstallCommand {
                 System.err.println("compound-bash install: cannot find bin/compound-bash; pass --command");
                 return 2;
             }
+            // the plugin route already runs the hook: a settings entry would run it a second time on every call
+            Registrations.Found found = Registrations.find(settingsRead(env), env);
+            if (found.pluginActive()) {
+                Registrations.Plugin p = found.plugins().get(0);
+                System.err.println("compound-bash install: the plugin " + p.key() + " is enabled (" + p.file()
+                        + "): it already runs the hook on every Bash call, and a settings entry would run it a "
+                        + "second time. Nothing changed.");
+                System.err.println("compound-bash install: to use the settings entry instead, turn the plugin off "
+                        + "first: " + Registrations.disableAdvice(p.key()) + "; to keep the plugin, you need no "
+                        + "install (" + launcherOf(p) + " warm --wait makes its first call warm).");
+                return 1;
+            }
             try {
                 return finish(HookInstaller.install(settingsFile(scope, env), cmd), dryRun, "install");
             } catch (IOException | IllegalStateException e) {
@@ -115,22 +154,136 @@ public final class InstallCommand {
 
     /** {@code compound-bash uninstall}. */
     @Command(name = "uninstall", mixinStandardHelpOptions = true,
-            description = "Remove the compound-bash PreToolUse hook from settings.json (backup first).")
+            description = {"Remove the compound-bash hook entries from settings.json (backup first) and stop the "
+                    + "evaluator.",
+                    "--purge also removes what compound-bash keeps under your home: the cache (compiled rules, "
+                            + "class-data archives), the evaluator's runtime directory and the logs. Your own rules "
+                            + "and the settings backups are kept (uninstall says where)."})
     public static final class Uninstall implements Callable<Integer> {
         @ArgGroup(exclusive = true)
         Scope scope;
 
-        @Option(names = "--dry-run", description = "Print the diff instead of writing.")
+        @Option(names = "--dry-run", description = "Print the diff (and, with --purge, what would be removed) instead of writing.")
         boolean dryRun;
+
+        @Option(names = "--purge", description = "Also remove the cache, the runtime directory and the logs.")
+        boolean purge;
 
         @Override
         public Integer call() throws IOException {
+            Map<String, String> env = System.getenv();
+            int rc;
             try {
-                return finish(HookInstaller.uninstall(settingsFile(scope, System.getenv())), dryRun, "uninstall");
+                rc = finish(HookInstaller.uninstall(settingsFile(scope, env)), dryRun, "uninstall");
             } catch (IOException | IllegalStateException e) {
                 System.err.println("compound-bash uninstall: " + e.getMessage());
                 return 2;
             }
+            Path runtime = runtimeDirectory(env);
+            if (!dryRun && runtime != null) {
+                // a running evaluator would keep serving a hook nobody runs, for up to its idle timeout
+                if (Protocol.stop(runtime, 5_000)) out.println("stopped the evaluator (" + runtime + ")");
+            } else if (runtime != null && Protocol.running(runtime).isPresent()) {
+                out.println("would stop the evaluator (" + runtime + ")");
+            }
+            if (purge) rc = Math.max(rc, purge(env, runtime));
+            Registrations.Found left = Registrations.find(settingsRead(env), env);
+            for (Registrations.Plugin p : left.plugins()) {
+                out.println("note: the plugin " + p.key() + " is still enabled (" + p.file() + ") and runs the hook; "
+                        + "to remove it: claude plugin uninstall " + p.key() + " (or /plugin in a session)");
+            }
+            for (Registrations.Entry e : left.entries()) {
+                out.println("note: " + e.file() + " still runs the hook (" + e.command() + ")"
+                        + (e.file().equals(settingsFile(scope, env)) ? "" : "; uninstall "
+                        + (scope != null && scope.project ? "--user" : "--project") + " removes it"));
+            }
+            return rc;
         }
+
+        /**
+         * {@code --purge}: removes what compound-bash keeps under the user's home, each path printed: the cache
+         * ({@code ~/.claude/compound-bash/cache}, and {@code $CLAUDE_CONFIG_DIR/compound-bash/cache}: compiled user
+         * rules and class-data archives, made again on demand), the runtime directory, and the logs (the human log
+         * and the decision log, with their rotated files and locks). It keeps the user's rules directory and the
+         * settings backups, and says so.
+         */
+        private int purge(Map<String, String> env, Path runtime) {
+            List<Path> targets = new ArrayList<>();
+            String home = env.get("HOME");
+            if (home != null && !home.isEmpty()) targets.add(Path.of(home, ".claude", "compound-bash", "cache"));
+            Path cache = UserRules.cacheDirectory(env);
+            if (cache != null && !targets.contains(cache)) targets.add(cache);
+            if (runtime != null) targets.add(runtime);
+            for (Path log : new Path[]{HookLog.resolvePath(env), DecisionLog.resolvePath(env)}) {
+                if (log == null) continue;
+                targets.add(log);
+                for (String suffix : List.of(".lock", ".1", ".2", ".3", ".1.lock")) {
+                    targets.add(log.resolveSibling(log.getFileName() + suffix));
+                }
+            }
+            int rc = 0;
+            for (Path t : targets) {
+                if (!Files.exists(t, LinkOption.NOFOLLOW_LINKS)) continue;
+                if (dryRun) {
+                    out.println("would remove " + t);
+                    continue;
+                }
+                try {
+                    deleteTree(t);
+                    out.println("removed " + t);
+                } catch (IOException e) {
+                    System.err.println("compound-bash uninstall: cannot remove " + t + ": " + e.getMessage());
+                    rc = 1;
+                }
+            }
+            Path rules = UserRules.directory(env);
+            if (rules != null && Files.isDirectory(rules)) {
+                long n;
+                try (Stream<Path> s = Files.list(rules)) {
+                    n = s.count();
+                } catch (IOException e) {
+                    n = -1;
+                }
+                out.println("kept your rules: " + rules + (n >= 0 ? " (" + n + " file(s))" : "")
+                        + "; remove the directory yourself if you no longer want them");
+            } else if (rules != null && !dryRun) {
+                // nothing of the user's is left in compound-bash/: remove the empty directory
+                try {
+                    Files.deleteIfExists(rules.getParent());
+                } catch (IOException e) {
+                    // not empty: leave it
+                }
+            }
+            try {
+                Path settings = settingsFile(scope, env);
+                try (Stream<Path> s = Files.list(settings.getParent())) {
+                    long backups = s.filter(p -> p.getFileName().toString().matches(
+                            java.util.regex.Pattern.quote(settings.getFileName().toString()) + "\\.[0-9-]+\\.bak")).count();
+                    if (backups > 0) {
+                        out.println("kept " + backups + " backup(s) of " + settings + " (" + settings.getFileName()
+                                + ".*.bak)");
+                    }
+                }
+            } catch (IOException | IllegalStateException e) {
+                // no settings directory: no backups
+            }
+            return rc;
+        }
+    }
+
+    /** The evaluator's runtime directory: the launcher's ({@code COMPOUND_BASH_RUNTIME_DIR}), else the protocol's. */
+    static Path runtimeDirectory(Map<String, String> env) {
+        String d = env.get("COMPOUND_BASH_RUNTIME_DIR");
+        return d != null && !d.isEmpty() ? Path.of(d) : Protocol.runtimeDirectory(env);
+    }
+
+    /** Removes a file, a link (not what it points to) or a directory tree. */
+    static void deleteTree(Path p) throws IOException {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> s = Files.list(p)) {
+                for (Path c : s.toList()) deleteTree(c);
+            }
+        }
+        Files.deleteIfExists(p);
     }
 }

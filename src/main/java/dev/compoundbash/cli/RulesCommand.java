@@ -83,7 +83,9 @@ public final class RulesCommand {
             description = {"Run decision cases (JSONL: id command allow ask deny additionalDirectories cwd expected) "
                     + "in process with the built-in rules and your rules; end with 'N passed, N failed'.",
                     "Without CASES, runs every *.jsonl in the rules directory.",
-                    "Exit status: 0 all passed, 1 a case failed or a rule does not compile."})
+                    "Every case file is checked first (field types and values); each problem is printed as "
+                            + "FILE:LINE: message on stderr and no case runs.",
+                    "Exit status: 0 all passed, 1 a case failed or a rule does not compile, 2 a case file is invalid."})
     static final class Test implements Callable<Integer> {
         @Option(names = "--rules", paramLabel = "DIR", description = "Load DIR/*.drl instead of your rules directory.")
         Path dir;
@@ -96,8 +98,6 @@ public final class RulesCommand {
 
         @Override
         public Integer call() throws IOException {
-            RuleEngine engine = RuleEngine.load(ruleFiles(dir));
-            for (String e : engine.compileErrors()) out.println(e);
             List<Path> files = new ArrayList<>(caseFiles);
             if (files.isEmpty()) {
                 Path d = dir != null ? dir : UserRules.directory(System.getenv());
@@ -108,23 +108,38 @@ public final class RulesCommand {
                 }
             }
             if (files.isEmpty()) System.err.println("compound-bash rules test: no *.jsonl case files given or found");
+            // every file is checked before any case runs: a bad file is a usage error (exit 2), never a stack trace
+            List<DecisionCases.Case> cases = new ArrayList<>();
+            List<DecisionCases.Problem> problems = new ArrayList<>();
+            for (Path f : files) {
+                DecisionCases.CaseFile read = DecisionCases.check(f);
+                cases.addAll(read.cases());
+                problems.addAll(read.problems());
+                for (DecisionCases.Problem w : read.warnings()) System.err.println(w + " (warning)");
+            }
+            if (!problems.isEmpty()) {
+                for (DecisionCases.Problem p : problems) System.err.println(p);
+                System.err.println("compound-bash rules test: " + problems.size() + " problem(s) in the case file(s); "
+                        + "no case was run");
+                return 2;
+            }
+            RuleEngine engine = RuleEngine.load(ruleFiles(dir));
+            for (String e : engine.compileErrors()) out.println(e);
             int passed = 0, failed = 0, unchecked = 0;
             Map<String, String> env = System.getenv();
-            for (Path f : files) {
-                for (DecisionCases.Case c : DecisionCases.read(f)) {
-                    DecisionCases.Result r = DecisionCases.run(c, engine, env);
-                    if (r.passed() == null) {
-                        unchecked++;
-                        if (verbose) out.println("RUN  " + c.id() + ": " + r.actual() + "  " + r.reason());
-                    } else if (r.passed()) {
-                        passed++;
-                        if (verbose) out.println("ok   " + c.id() + ": " + r.actual());
-                    } else {
-                        failed++;
-                        out.println("FAIL " + c.file() + ":" + c.line() + " " + c.id() + ": expected "
-                                + String.join("|", c.expected()) + ", got " + r.actual() + "  (" + r.reason() + ")"
-                                + (c.why().isEmpty() ? "" : "\n     why: " + c.why()));
-                    }
+            for (DecisionCases.Case c : cases) {
+                DecisionCases.Result r = DecisionCases.run(c, engine, env);
+                if (r.passed() == null) {
+                    unchecked++;
+                    if (verbose) out.println("RUN  " + c.id() + ": " + r.actual() + "  " + r.reason());
+                } else if (r.passed()) {
+                    passed++;
+                    if (verbose) out.println("ok   " + c.id() + ": " + r.actual());
+                } else {
+                    failed++;
+                    out.println("FAIL " + c.file() + ":" + c.line() + " " + c.id() + ": expected "
+                            + String.join("|", c.expected()) + ", got " + r.actual() + "  (" + r.reason() + ")"
+                            + (c.why().isEmpty() ? "" : "\n     why: " + c.why()));
                 }
             }
             out.println(passed + " passed, " + failed + " failed" + (unchecked > 0 ? ", " + unchecked + " without expectation" : ""));

@@ -98,6 +98,10 @@ public final class FactExtractor {
         final List<java.util.Set<String>> exits = new ArrayList<>();
         final java.util.Set<String> writes = new java.util.HashSet<>();
     }
+    /** The sub-command each simple command became, as written (for {@link PipelinesAndLists}). */
+    private final java.util.Map<Command.Simple, SubCommand> asWritten = new java.util.IdentityHashMap<>();
+    /** Every pipeline and list the walk met, in walk order (for {@link PipelinesAndLists}). */
+    private final List<PipelinesAndLists.Met> met = new ArrayList<>();
     /** Functions defined so far and the variables their bodies write (null: one only known at run time). */
     private final java.util.Map<String, java.util.Set<String>> functionWrites = new java.util.HashMap<>();
     /** Names written by the innermost function body being walked, or null outside one. */
@@ -161,10 +165,13 @@ public final class FactExtractor {
     }
 
     private Facts facts() {
+        List<JoinedCommands> joined = new PipelinesAndLists(asWritten, subCommands, wrappers, functionWrites.keySet())
+                .facts(met, nextId);
+        nextId += joined.size();
         return new Facts(List.copyOf(subCommands), List.copyOf(wrappers), List.copyOf(findActions),
                 List.copyOf(redirects), List.copyOf(variableWrites), List.copyOf(evaluations),
                 List.copyOf(runTimeCode), List.copyOf(pathOperands),
-                List.copyOf(new java.util.LinkedHashSet<>(variableUses)));
+                List.copyOf(new java.util.LinkedHashSet<>(variableUses)), joined);
     }
 
     /**
@@ -227,6 +234,7 @@ public final class FactExtractor {
     // ---- commands -------------------------------------------------------------------------------------------
 
     private void list(CommandList list, boolean top) {
+        if (list.items().size() > 1) met.add(new PipelinesAndLists.Met(list, source, top, List.copyOf(context)));
         for (ListItem item : list.items()) {
             // cmd &: an asynchronous command runs in a subshell (Bash Reference Manual §3.2.4): its assignments end
             // with it.
@@ -377,6 +385,7 @@ public final class FactExtractor {
         if (c instanceof Command.Simple s) {
             simple(s, top);
         } else if (c instanceof Command.Pipeline p) {
+            if (p.commands().size() > 1) met.add(new PipelinesAndLists.Met(p, source, top, List.copyOf(context)));
             // Each element of a pipeline of several runs in a subshell (bash(1) "Pipelines"): a cd there ends with it.
             List<java.nio.file.Path> savedBases = bases;
             boolean savedChanged = directoryChanged;
@@ -392,8 +401,10 @@ public final class FactExtractor {
                 // echo/printf before it: its own text, which the hook could not read as xargs' words (-d, -0,
                 // escapes): the words are not "any input" Claude Code would pass on unchecked, but unknown
                 xargsUnreadText = xargsInput == null && previousPrinter;
-                previousPrinter = e instanceof Command.Simple ps && !ps.words().isEmpty()
-                        && List.of("echo", "printf").contains(WordValue.of(ps.words().get(0), source).value());
+                // (a name only known at run time has no value: List.contains(null) would throw)
+                String first = e instanceof Command.Simple ps && !ps.words().isEmpty()
+                        ? WordValue.of(ps.words().get(0), source).value() : null;
+                previousPrinter = "echo".equals(first) || "printf".equals(first);
                 xargsInputDepth = context.size();
                 previousOutput = staticOutput(e);
                 command(e, top);
@@ -407,6 +418,7 @@ public final class FactExtractor {
             xargsInputDepth = savedDepth;
             xargsUnreadText = savedUnread;
         } else if (c instanceof Command.AndOrList a) {
+            met.add(new PipelinesAndLists.Met(a, source, top, List.copyOf(context)));
             // a && b || c: only the first always runs. && and || have equal precedence, left to right (Bash
             // Reference Manual §3.2.4): a command after && starts from a state where the list so far succeeded,
             // after || from one where it failed; the states are kept for each status (what holds on every path).
@@ -631,6 +643,7 @@ public final class FactExtractor {
             String role = u != null || stdin != null ? "wrapper" : "command";
             SubCommand sc = commandFact(id, args, dyn, raw, top, role, -1, false, assignmentWords);
             subCommands.add(sc);
+            asWritten.put(s, sc);
             pathOperands(sc);
             // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
             if (!dyn[0] && sc.getBaseName().equals("find")) {

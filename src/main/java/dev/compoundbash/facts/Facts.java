@@ -16,11 +16,21 @@ import java.util.List;
  * @param runTimeCode     code evaluated at run time that cannot be read
  * @param pathOperands    the words commands open as files, resolved against the working directories
  * @param variableUses    the variables commands expand
+ * @param joinedCommands  every pipeline and list, as the text a rule across control operators is matched against
  */
 public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
                     List<Redirect> redirects, List<VariableWrite> variableWrites,
                     List<VariableEvaluation> evaluations, List<RunTimeCode> runTimeCode,
-                    List<PathOperand> pathOperands, List<VariableUse> variableUses) {
+                    List<PathOperand> pathOperands, List<VariableUse> variableUses,
+                    List<JoinedCommands> joinedCommands) {
+
+    /** Facts without joined commands. */
+    public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
+                 List<Redirect> redirects, List<VariableWrite> variableWrites, List<VariableEvaluation> evaluations,
+                 List<RunTimeCode> runTimeCode, List<PathOperand> pathOperands, List<VariableUse> variableUses) {
+        this(subCommands, wrappers, findActions, redirects, variableWrites, evaluations, runTimeCode, pathOperands,
+                variableUses, List.of());
+    }
 
     /** Facts of commands, wrappers, find actions and redirects only (tests that build facts by hand). */
     public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
@@ -52,6 +62,7 @@ public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<F
         out.addAll(runTimeCode);
         out.addAll(pathOperands);
         out.addAll(variableUses);
+        out.addAll(joinedCommands);
         return out;
     }
 

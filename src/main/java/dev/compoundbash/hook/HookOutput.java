@@ -27,6 +27,8 @@ public final class HookOutput {
     public static final String ASK = "ask";
 
     private static final Set<String> DECISIONS = Set.of(ALLOW, DENY, ASK);
+    /** The longest message {@link #message} writes; a longer one is cut, ending in "...". */
+    public static final int MAX_MESSAGE_CHARS = 300;
 
     /*
      * Non-ASCII characters are written as \\uXXXX escapes so the output is pure ASCII and survives
@@ -38,6 +40,29 @@ public final class HookOutput {
             .build();
 
     private HookOutput() {
+    }
+
+    /**
+     * Returns {@code {"systemMessage":"<message>"}} on one line: a defer that tells the user why. Measured with the
+     * real client (Claude Code 2.1.332, {@code claude-e2e}; docs/CLAUDE-CODE.md "A hook that only speaks"): a
+     * PreToolUse hook that prints only this and exits 0 changes no decision (an unapproved command is still
+     * refused, an approved one still runs), and Claude Code shows the message to the user as
+     * {@code PreToolUse:Bash says: <message>}; text on stderr with exit 0 is not shown. The message is cut to
+     * {@link #MAX_MESSAGE_CHARS} characters, control characters become spaces, and non-ASCII is escaped.
+     *
+     * @param message one line for the user
+     * @return the JSON text, without a trailing newline
+     */
+    public static String message(String message) {
+        String m = message == null ? "" : message.replaceAll("\\p{Cntrl}", " ");
+        if (m.length() > MAX_MESSAGE_CHARS) m = m.substring(0, MAX_MESSAGE_CHARS - 3) + "...";
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("systemMessage", m);
+        try {
+            return MAPPER.writeValueAsString(root);
+        } catch (JsonProcessingException e) { // cannot happen for a tree of strings
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -20,7 +20,10 @@ import java.util.Map;
 /**
  * The PreToolUse hook, start to end: read Claude Code's input JSON, load settings and rules, judge the command,
  * write the decision JSON, log each step. Follows Claude Code docs, "Hooks reference": PreToolUse input and
- * {@code hookSpecificOutput.permissionDecision}. Every failure defers: exit 0 with nothing on stdout.
+ * {@code hookSpecificOutput.permissionDecision}. Every failure defers: exit 0, and on stdout nothing, or, when the
+ * call could not be judged for a reason the user should know (input that is not a Bash call's JSON, a command over
+ * the length limit, an internal error), one {@code systemMessage} line saying so ({@link HookOutput#message}): still
+ * a defer, Claude Code decides as if no hook had answered.
  */
 public final class HookRunner {
     private final Map<String, String> env;
@@ -84,6 +87,13 @@ public final class HookRunner {
         } catch (Throwable t) {
             // Any internal error defers: the hook never approves what it could not read.
             log.log("DEFER: internal error: " + t);
+            try {
+                out.write((HookOutput.message(notJudged("an internal error (" + t.getClass().getSimpleName() + ")"))
+                        + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            } catch (Throwable ignored) {
+                // nothing more can be said
+            }
         } finally {
             log.close();
             decisions.close();
@@ -91,18 +101,43 @@ public final class HookRunner {
         return 0;
     }
 
-    /** The decision JSON, or null to defer. */
+    /**
+     * The one line that tells the user a call was not judged ({@link HookOutput#message}), naming why and the log.
+     *
+     * @param why what kept the hook from judging, e.g. {@code the hook input is not JSON}
+     */
+    private String notJudged(String why) {
+        Path logFile = HookLog.resolvePath(env);
+        return "compound-bash did not judge this Bash call: " + why + "; Claude Code decides it as usual"
+                + (logFile != null ? " (log: " + logFile + ")" : "");
+    }
+
+    /** What is wrong with input {@link HookInput#read} refused, in a few words for the user. */
+    static String inputProblem(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.startsWith("hook input larger than")) return "its input from Claude Code is over " + HookInput.MAX_INPUT_BYTES / 1024 + " KiB";
+        if (m.startsWith("empty hook input")) return "its input from Claude Code is empty";
+        if (m.startsWith("hook input is not a JSON object")) return "its input from Claude Code is not a JSON object";
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException) return "its input from Claude Code is not JSON";
+        return "its input from Claude Code could not be read";
+    }
+
+    /** The decision JSON, a message JSON that still defers, or null to defer silently. */
     private String decide(InputStream in, HookLog log, DecisionLog decisions, long start) {
         HookInput input;
         try {
             input = HookInput.read(in);
         } catch (Exception e) {
             log.log("DEFER: unreadable hook input: " + e.getMessage());
-            return null;
+            return HookOutput.message(notJudged(inputProblem(e)));
         }
         if (!input.isBash()) {
-            log.log("Bash".equals(input.toolName()) ? "DEFER: Bash call without a string tool_input.command"
-                    : "DEFER: not a Bash call: " + input.toolName());
+            if ("Bash".equals(input.toolName())) {
+                log.log("DEFER: Bash call without a string tool_input.command");
+                return HookOutput.message(notJudged("its input has no command string (tool_input.command)"));
+            }
+            // another tool (a matcher wider than Bash): not this hook's call, nothing to say
+            log.log("DEFER: not a Bash call: " + input.toolName());
             return null;
         }
         PermissionSettings settings = SettingsLoader.load(env);
@@ -113,7 +148,15 @@ public final class HookRunner {
                 env.get("TMPDIR"), env.get("HOME")), engine, log);
         decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v,
                 (System.nanoTime() - start) / 1000);
-        return v.defers() ? null : HookOutput.json(v.outcome(), v.reason());
+        if (!v.defers()) return HookOutput.json(v.outcome(), v.reason());
+        if (v.judgement() == null) return HookOutput.message(notJudged("an internal error"));
+        for (CallProblem p : v.judgement().problems()) {
+            if (CallProblem.TOO_LONG.equals(p.getKind())) {
+                return HookOutput.message(notJudged("the command is " + input.command().length()
+                        + " characters long, over the " + Decider.MAX_COMMAND_CHARS + " it reads"));
+            }
+        }
+        return null;
     }
 
     /**

@@ -205,6 +205,158 @@ public final class BashPattern {
         return !p.isEmpty() && p.charAt(p.length() - 1) == '*';
     }
 
+    /**
+     * Tells whether a pattern is written across control operators ({@code curl * | sh}, {@code git fetch && git
+     * push}, {@code a; b}): whether it holds {@code |}, {@code &&} or {@code ;} (Bash Reference Manual §3.2.3,
+     * §3.2.4). Such a rule names a pipeline or a list, which no single sub-command's line is; it is matched against
+     * each pipeline and list ({@link #matchesJoined}).
+     *
+     * @param pattern an inner pattern; may be null (gives false)
+     * @return true when the pattern spans control operators
+     */
+    public static boolean spansOperators(String pattern) {
+        return pattern != null && (pattern.indexOf('|') >= 0 || pattern.contains("&&") || pattern.indexOf(';') >= 0);
+    }
+
+    /**
+     * Tells whether a pattern spans the pipe and and-or operators ({@code |}, {@code |&}, {@code &&},
+     * {@code ||}): text that only an operator can make, never a word's value. ({@code ;} may be a word too:
+     * {@code find -exec rm {} ;}.)
+     *
+     * @param pattern an inner pattern; may be null (gives false)
+     * @return true when the pattern holds {@code |} or {@code &&}
+     */
+    public static boolean spansPipesOrAndOr(String pattern) {
+        return pattern != null && (pattern.indexOf('|') >= 0 || pattern.contains("&&"));
+    }
+
+    /**
+     * A pattern with its control operators spelled as {@link dev.compoundbash.facts.JoinedCommands} spells them:
+     * {@code " | "}, {@code " |& "}, {@code " && "}, {@code " || "}, {@code "; "}, whatever the spaces around them
+     * ({@code curl *|sh} reads as {@code curl * | sh}); a {@code ;} after a backslash stays as written.
+     *
+     * @param pattern an inner pattern (legacy {@code :*} already read)
+     * @return the pattern in joined form
+     */
+    static String joinedForm(String pattern) {
+        StringBuilder out = new StringBuilder(pattern.length() + 8);
+        int n = pattern.length();
+        for (int i = 0; i < n; ) {
+            char c = pattern.charAt(i);
+            String op = null;
+            if (c == '|') op = i + 1 < n && pattern.charAt(i + 1) == '|' ? "||" : i + 1 < n && pattern.charAt(i + 1) == '&' ? "|&" : "|";
+            else if (c == '&' && i + 1 < n && pattern.charAt(i + 1) == '&') op = "&&";
+            else if (c == ';' && (i == 0 || pattern.charAt(i - 1) != '\\')) op = ";";
+            if (op == null) {
+                out.append(c);
+                i++;
+                continue;
+            }
+            while (out.length() > 0 && out.charAt(out.length() - 1) == ' ') out.setLength(out.length() - 1);
+            out.append(op.equals(";") ? "; " : " " + op + " ");
+            i += op.length();
+            while (i < n && pattern.charAt(i) == ' ') i++;
+        }
+        return out.toString();
+    }
+
+    /**
+     * Tells whether a pattern written across control operators matches the text of a run of consecutive elements
+     * of a pipeline or list: the elements' parts joined, where each part is one of its alternative texts
+     * ({@link dev.compoundbash.facts.JoinedCommands#getParts()}). {@code *} matches any text, operators included,
+     * as Claude Code reads the whole command text; the pattern's operators are read in {@link #joinedForm}; a
+     * trailing {@code " *"} is a word boundary as in {@link #matches}. A run of one element counts too (the body of
+     * a subshell is one element). In a shape ({@link dev.compoundbash.facts.JoinedCommands#getShapes()}),
+     * {@link dev.compoundbash.facts.Arg#UNKNOWN} stands for any words and
+     * {@link dev.compoundbash.facts.JoinedCommands#ANY_COMMANDS} for any commands, so the same call answers whether
+     * the rule may match for some value of what is only known at run time.
+     *
+     * <p>Decided in one pass over the parts with the set of pattern positions reached (an NFA of the glob), a fresh
+     * start at each element's first part, acceptance at each element's end: O(pattern length x text length x
+     * alternatives). Source: Claude Code's whole-command matching, measured (docs/CLAUDE-CODE.md, "Rules across
+     * control operators").
+     *
+     * @param pattern an inner pattern
+     * @param parts   the parts, each a set of alternative texts (an empty set matches nothing)
+     * @param starts  each element's first part index
+     * @param ends    the index after each element's last part
+     * @return true when some run of elements matches; false when none does or an argument is null
+     */
+    public static boolean matchesJoined(String pattern, java.util.List<java.util.List<String>> parts,
+                                        java.util.List<Integer> starts, java.util.List<Integer> ends) {
+        if (pattern == null || parts == null || parts.isEmpty() || starts == null || ends == null) return false;
+        String p = joinedForm(normalize(pattern));
+        int n = p.length();
+        if (n >= 2 && p.charAt(n - 1) == '*' && p.charAt(n - 2) == ' ') {
+            return joined(p, n, parts, starts, ends) || joined(p, n - 2, parts, starts, ends);
+        }
+        return joined(p, n, parts, starts, ends);
+    }
+
+    /** {@link #matchesJoined} for the pattern prefix {@code p[0, plen)}. */
+    private static boolean joined(String p, int plen, java.util.List<java.util.List<String>> parts,
+                                  java.util.List<Integer> starts, java.util.List<Integer> ends) {
+        java.util.Set<Integer> startAt = new java.util.HashSet<>(starts);
+        java.util.Set<Integer> endAt = new java.util.HashSet<>(ends);
+        boolean[] state = new boolean[plen + 1];
+        boolean any = false;
+        for (int k = 0; k < parts.size(); k++) {
+            if (startAt.contains(k)) {
+                state[0] = true;
+                any = true;
+            }
+            if (!any) continue;
+            closure(p, plen, state);
+            boolean[] next = new boolean[plen + 1];
+            for (String alt : parts.get(k)) {
+                boolean[] s = state.clone();
+                for (int i = 0; i < alt.length(); i++) s = step(p, plen, s, alt.charAt(i));
+                for (int i = 0; i <= plen; i++) next[i] |= s[i];
+            }
+            state = next;
+            any = false;
+            for (boolean b : state) any |= b;
+            if (endAt.contains(k + 1) && any) {
+                closure(p, plen, state);
+                if (state[plen]) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Adds the positions past each {@code *} reached (a star may match nothing). */
+    private static void closure(String p, int plen, boolean[] s) {
+        for (int i = 0; i < plen; i++) if (s[i] && p.charAt(i) == '*') s[i + 1] = true;
+    }
+
+    /**
+     * The positions reached from {@code s} (closed) by one character. {@code JoinedCommands.ANY_COMMANDS} is any
+     * text; {@code UNKNOWN}, a word's value, is any text without a control operator: it cannot pass an operator
+     * the pattern writes ({@code |}, {@code ;}, {@code &}).
+     */
+    private static boolean[] step(String p, int plen, boolean[] s, char c) {
+        boolean[] t = new boolean[plen + 1];
+        if (c == dev.compoundbash.facts.JoinedCommands.ANY_COMMANDS || c == dev.compoundbash.facts.Arg.UNKNOWN) {
+            boolean words = c == dev.compoundbash.facts.Arg.UNKNOWN;
+            boolean reached = false;
+            for (int i = 0; i <= plen; i++) {
+                reached |= s[i];
+                t[i] = reached;
+                if (words && i < plen && "|;&".indexOf(p.charAt(i)) >= 0) reached = false;
+            }
+            return t;
+        }
+        closure(p, plen, s);
+        for (int i = 0; i < plen; i++) {
+            if (!s[i]) continue;
+            char pc = p.charAt(i);
+            if (pc == '*') t[i] = true;
+            else if (pc == c) t[i + 1] = true;
+        }
+        closure(p, plen, t);
+        return t;
+    }
+
     /** Rewrites a trailing legacy {@code :*} into {@code " *"}. */
     static String normalize(String pattern) {
         if (pattern.endsWith(":*")) {

@@ -119,6 +119,22 @@ class CliProcessTest {
         assertThat(f.exit()).isEqualTo(1);
         assertThat(f.stdout()).contains("FAIL " + bad + ":1 x: expected allow, got deny").endsWith("1 passed, 1 failed\n");
 
+        // issue 20, finding 8: a bad case file is exit 2 with one line per problem at file:line, no trace, no case run
+        Path invalid = tmp.resolve("invalid.jsonl");
+        Files.writeString(invalid, "{\"id\":\"ok\",\"command\":\"git status\",\"expected\":\"allow\"}\n"
+                + "{\"id\":\"m\",\"command\":\"ls\",\"expected\":\"maybe\"}\n"
+                + "{\"id\":\"l\",\"command\":\"ls\",\"allow\":\"Bash(ls)\"}\n"
+                + "{\"id\":\"j\",\"command\":\"ls\"\n");
+        Proc.Result v = cli("rules", "test", "--rules", EXAMPLES.toString(), invalid.toString(), tmp.resolve("gone.jsonl").toString());
+        assertThat(v.exit()).as(v.stderr()).isEqualTo(2);
+        assertThat(v.stdout()).doesNotContain("passed");
+        assertThat(v.stderr().lines().toList()).containsExactly(
+                invalid + ":2: \"expected\" is \"maybe\": it must be allow, ask, deny or defer (or a list of them)",
+                invalid + ":3: \"allow\" must be a list of strings, not a string",
+                invalid + ":4: not JSON (column 25): Unexpected end-of-input: expected close marker for Object",
+                tmp.resolve("gone.jsonl") + ": no such file",
+                "compound-bash rules test: 4 problem(s) in the case file(s); no case was run");
+
         Path broken = d.resolve("zz-broken.drl");
         Files.writeString(broken, "package x\nimport dev.compoundbash.facts.SubCommand\nrule \"broken\"\nwhen\n  $s : SubCommand( name == \"x\" \nthen\nend\n");
         Proc.Result check = cli("rules", "check");
@@ -201,6 +217,101 @@ class CliProcessTest {
         assertThat(cli("install", "--project", "--command", "/x/compound-bash hook").exit()).isZero();
         JsonNode p = JSON.readTree(work.resolve(".claude/settings.json").toFile());
         assertThat(p.at("/hooks/PreToolUse")).hasSize(1);
+    }
+
+    /**
+     * Issue 20, finding 5: with the plugin enabled, install refuses (a settings entry would run the hook twice),
+     * says why and how to switch routes, and changes nothing, also with --dry-run.
+     */
+    @Test
+    void installRefusesWhileThePluginRunsTheHook() throws Exception {
+        Path settings = home.resolve(".claude/settings.json");
+        Files.writeString(settings, "{\"enabledPlugins\": {\"compound-bash@compound-bash\": true}}\n");
+        String before = Files.readString(settings);
+        for (String[] args : List.of(new String[]{"install", "--command", "/opt/cb/bin/compound-bash hook"},
+                new String[]{"install", "--dry-run", "--command", "/opt/cb/bin/compound-bash hook"},
+                new String[]{"install", "--project", "--command", "/opt/cb/bin/compound-bash hook"})) {
+            Proc.Result r = cli(args);
+            assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+            assertThat(r.stdout()).isEmpty();
+            assertThat(r.stderr()).contains("the plugin compound-bash@compound-bash is enabled (" + settings + ")")
+                    .contains("would run it a second time. Nothing changed.")
+                    .contains("claude plugin disable compound-bash@compound-bash").contains("warm --wait");
+        }
+        assertThat(Files.readString(settings)).isEqualTo(before);
+        assertThat(Files.exists(work.resolve(".claude/settings.json"))).isFalse();
+    }
+
+    /**
+     * Issue 20, finding 9: uninstall stops the evaluator; --purge removes the cache, the runtime directory and the
+     * logs, and keeps (and names) the user's rules and the settings backups; uninstall names a plugin still enabled.
+     */
+    @Test
+    void uninstallStopsTheEvaluatorAndPurgeRemovesWhatItKeeps() throws Exception {
+        Path xdg = tmp.resolve("xdg");
+        Files.createDirectories(xdg);
+        env.put("XDG_RUNTIME_DIR", xdg.toString());
+        Path runtime = xdg.resolve("compound-bash");
+        assertThat(cli("install", "--command", "/opt/cb/bin/compound-bash hook").exit()).isZero();
+        Path cache = home.resolve(".claude/compound-bash/cache");
+        Files.createDirectories(cache);
+        Files.writeString(cache.resolve("cds-123.jsa"), "archive");
+        Files.writeString(cache.resolve("user-abc.kpkg"), "compiled");
+        Path rules = userRules();
+        Files.writeString(rules.resolve("mine.drl"), "package mine\n");
+        hook("ls");
+        Path logs = home.resolve(".claude/logs");
+        assertThat(logs.resolve("compound-bash.log")).exists();
+        assertThat(logs.resolve("compound-bash.jsonl")).exists();
+        Files.writeString(logs.resolve("compound-bash.jsonl.1"), "{}\n");
+        Files.writeString(logs.resolve("other-tool.log"), "not ours\n");
+
+        // an evaluator, as the launcher starts it
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-cp", cp, "dev.compoundbash.cli.Main", "daemon", "run",
+                "--dir", runtime.toString()).redirectErrorStream(true).redirectOutput(tmp.resolve("daemon.out").toFile());
+        pb.environment().putAll(env);
+        Process daemon = pb.start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (dev.compoundbash.daemon.Protocol.running(runtime).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(dev.compoundbash.daemon.Protocol.running(runtime)).isPresent();
+
+            Proc.Result dry = cli("uninstall", "--purge", "--dry-run");
+            assertThat(dry.exit()).isZero();
+            assertThat(dry.stdout()).contains("would stop the evaluator (" + runtime + ")")
+                    .contains("would remove " + cache).contains("would remove " + logs.resolve("compound-bash.log"));
+            assertThat(daemon.isAlive()).isTrue();
+            assertThat(cache).exists();
+
+            Files.writeString(home.resolve(".claude/settings.json"), Files.readString(home.resolve(".claude/settings.json"))
+                    .replaceFirst("\\{", "{\"enabledPlugins\": {\"compound-bash@compound-bash\": true},"));
+            Proc.Result un = cli("uninstall", "--purge");
+            assertThat(un.exit()).as(un.stderr()).isZero();
+            assertThat(daemon.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the evaluator stopped").isTrue();
+            assertThat(un.stdout()).contains("uninstall done").contains("stopped the evaluator (" + runtime + ")")
+                    .contains("removed " + cache).contains("removed " + runtime)
+                    .contains("removed " + logs.resolve("compound-bash.log"))
+                    .contains("removed " + logs.resolve("compound-bash.jsonl"))
+                    .contains("removed " + logs.resolve("compound-bash.jsonl.1"))
+                    .contains("kept your rules: " + rules + " (1 file(s))")
+                    .contains("kept 2 backup(s) of " + home.resolve(".claude/settings.json")) // install's and uninstall's
+                    .contains("note: the plugin compound-bash@compound-bash is still enabled")
+                    .contains("claude plugin uninstall compound-bash@compound-bash");
+            assertThat(cache).doesNotExist();
+            assertThat(runtime).doesNotExist();
+            assertThat(logs.resolve("compound-bash.log")).doesNotExist();
+            assertThat(logs.resolve("other-tool.log")).exists();
+            assertThat(rules.resolve("mine.drl")).exists();
+            JsonNode after = JSON.readTree(home.resolve(".claude/settings.json").toFile());
+            assertThat(after.at("/hooks/PreToolUse").isMissingNode()).isTrue();
+            assertThat(after.at("/hooks/SessionStart").isMissingNode()).isTrue();
+        } finally {
+            daemon.destroyForcibly();
+        }
     }
 
     /** Runs the hook in process, as the process would, writing both logs under the temp home. */

@@ -132,7 +132,116 @@ class DoctorCommandTest {
         Report r = doctor("--no-round-trip");
         assertThat(r.status("hook registration")).isEqualTo("warn");
         assertThat(r.text("hook registration")).contains("twice").contains("enabledPlugins")
-                .contains("installed in " + plugin).contains("the build failed");
+                .contains("Claude Code runs " + plugin.resolve("bin/compound-bash") + " hook (the copy Claude Code installed)")
+                .contains("the build failed")
+                .contains("claude plugin disable compound-bash@compound-bash");
+    }
+
+    /** The records Claude Code writes for a plugin added from {@code checkout} (a local path) and installed. */
+    void pluginFromALocalPath(Path checkout, Path cacheCopy) throws Exception {
+        Path manifest = checkout.resolve(".claude-plugin/marketplace.json");
+        if (!Files.exists(manifest)) { // never over this repository's own
+            Files.createDirectories(manifest.getParent());
+            Files.writeString(manifest, "{\"name\":\"compound-bash\","
+                    + "\"plugins\":[{\"name\":\"compound-bash\",\"source\":\"./\",\"version\":\"0.1.0\"}]}");
+        }
+        Files.createDirectories(cacheCopy);
+        Files.createDirectories(home.resolve(".claude/plugins"));
+        // as measured with Claude Code 2.1.332: `claude plugin marketplace add /path` + `claude plugin install`
+        Files.writeString(home.resolve(".claude/plugins/known_marketplaces.json"), "{\"compound-bash\":{\"source\":"
+                + "{\"source\":\"directory\",\"path\":\"" + checkout + "\"},\"installLocation\":\"" + checkout + "\"}}");
+        Files.writeString(home.resolve(".claude/plugins/installed_plugins.json"), "{\"version\":2,\"plugins\":"
+                + "{\"compound-bash@compound-bash\":[{\"scope\":\"user\",\"installPath\":\"" + cacheCopy
+                + "\",\"version\":\"0.1.0\"}]}}");
+        settings("{\"extraKnownMarketplaces\":{\"compound-bash\":{\"source\":{\"source\":\"directory\",\"path\":\""
+                + checkout + "\"}}},\"enabledPlugins\":{\"compound-bash@compound-bash\":true}}");
+    }
+
+    /**
+     * Issue 20, finding 5: with the plugin added from a local path, Claude Code 2.1.332 runs the checkout itself,
+     * not the copy it records in installed_plugins.json (measured: docs/CLAUDE-CODE.md "Plugins"); doctor inspects
+     * what Claude Code runs and says when that is not the installation doctor was run from.
+     */
+    @Test
+    void aPluginFromALocalPathRunsTheCheckout() throws Exception {
+        Path checkout = tmp.resolve("elsewhere/compound-bash");
+        Path copy = home.resolve(".claude/plugins/cache/compound-bash/compound-bash/0.1.0");
+        pluginFromALocalPath(checkout, copy);
+        Report r = doctor("--no-round-trip");
+        assertThat(r.status("hook registration")).as(r.text("hook registration")).isEqualTo("warn");
+        assertThat(r.text("hook registration"))
+                .contains("by the plugin compound-bash@compound-bash, which runs " + checkout + ", not this installation")
+                .contains("Claude Code runs " + checkout.resolve("bin/compound-bash")
+                        + " hook (the checkout its marketplace was added from)")
+                .contains(checkout.resolve("bin/compound-bash") + " doctor")
+                .doesNotContain(copy.toString());
+        // run from that very checkout, doctor checks it, and names no other
+        Path self = Path.of("").toAbsolutePath();
+        pluginFromALocalPath(self, copy);
+        Report mine = doctor("--no-round-trip");
+        assertThat(mine.text("hook registration")).contains("by the plugin compound-bash@compound-bash")
+                .doesNotContain("not this installation").doesNotContain(copy.toString());
+    }
+
+    /** A marketplace from GitHub: Claude Code runs its installed copy (measured likewise). */
+    @Test
+    void aPluginFromGitHubRunsItsInstalledCopy() throws Exception {
+        Path copy = home.resolve(".claude/plugins/cache/compound-bash/compound-bash/0.1.0");
+        Files.createDirectories(copy);
+        Files.writeString(home.resolve(".claude/plugins/known_marketplaces.json"), "{\"compound-bash\":{\"source\":"
+                + "{\"source\":\"github\",\"repo\":\"example/compound-bash\"},\"installLocation\":\""
+                + home.resolve(".claude/plugins/marketplaces/compound-bash") + "\"}}");
+        Files.writeString(home.resolve(".claude/plugins/installed_plugins.json"), "{\"version\":2,\"plugins\":"
+                + "{\"compound-bash@compound-bash\":[{\"scope\":\"user\",\"installPath\":\"" + copy
+                + "\",\"version\":\"0.1.0\"}]}}");
+        settings("{\"enabledPlugins\":{\"compound-bash@compound-bash\":true}}");
+        Report r = doctor("--no-round-trip");
+        assertThat(r.text("hook registration"))
+                .contains("Claude Code runs " + copy.resolve("bin/compound-bash") + " hook (the copy Claude Code installed)")
+                .contains("no jar yet").contains(copy.resolve("bin/compound-bash") + " doctor");
+    }
+
+    /**
+     * Issue 20, finding 5: on the plugin route no advice of doctor's says "install" (install would add a second
+     * entry); a class-data archive not trained yet is fixed with {@code warm --wait}, on either route.
+     */
+    @Test
+    void pluginRouteAdviceNeverSendsTheUserToInstall() throws Exception {
+        pluginFromALocalPath(Path.of("").toAbsolutePath(), home.resolve(".claude/plugins/cache/c/c/0.1.0"));
+        env.remove("COMPOUND_BASH_CDS");
+        env.put("COMPOUND_BASH_CDS_ARCHIVE", tmp.resolve("no-archive-yet.jsa").toString());
+        Report r = doctor("--no-round-trip");
+        assertThat(r.text("class-data archive")).contains("not trained yet").contains(launcher() + " warm --wait");
+        for (JsonNode c : r.json().path("checks")) {
+            assertThat(c.path("fix").asText()).as(c.toString()).doesNotContain("compound-bash install");
+        }
+    }
+
+    /** The processes of this user whose command line mentions {@code text}. */
+    static java.util.List<String> processesMentioning(String text) {
+        return ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains(text)).toList();
+    }
+
+    /**
+     * Issue 20, finding 5: doctor's round trip starts no process that outlives it, with a runtime directory under
+     * HOME or XDG_RUNTIME_DIR, the warm path on: without a running evaluator both calls run cold.
+     */
+    @Test
+    void doctorLeavesNoProcessBehind() throws Exception {
+        settings(registered());
+        env.remove("COMPOUND_BASH_WARM");
+        for (boolean xdg : new boolean[]{false, true}) {
+            if (!xdg) env.remove("XDG_RUNTIME_DIR");
+            else env.put("XDG_RUNTIME_DIR", tmp.resolve("xdg").toString());
+            Report r = doctor();
+            assertThat(r.status("round trip")).as(r.text("round trip")).isEqualTo("ok");
+            assertThat(r.text("round trip")).contains("no evaluator was running: both calls ran cold");
+            Thread.sleep(3_000); // a background start would show by now
+            assertThat(processesMentioning("compound-bash-doctor-")).isEmpty();
+            assertThat(processesMentioning(tmp.toString()).stream().filter(c -> c.contains("daemon"))).isEmpty();
+            assertThat(dev.compoundbash.daemon.Protocol.running(tmp.resolve("xdg/compound-bash"))).isEmpty();
+        }
     }
 
     @Test

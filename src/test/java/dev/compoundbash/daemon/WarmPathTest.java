@@ -156,6 +156,37 @@ class WarmPathTest {
         assertThat(first.stderr()).contains("compound-bash: warm");
     }
 
+    /**
+     * {@code warm --wait} (doctor's fix for a cold set-up, on either route; issue 20, finding 5) starts the evaluator
+     * and returns only once it answers, so the next call is warm; it changes no settings.
+     */
+    @Test
+    void warmWaitStartsTheEvaluatorAndWaits() throws Exception {
+        Path settings = homeA.resolve(".claude/settings.json");
+        String before = Files.readString(settings);
+        Path launcher = Path.of("bin/compound-bash").toAbsolutePath();
+        ProcessBuilder pb = new ProcessBuilder("sh", launcher.toString(), "warm", "--wait");
+        Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("CLAUDE_") || k.startsWith("COMPOUND_BASH_"));
+        env.put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+        env.put("HOME", homeA.toString());
+        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        env.put("COMPOUND_BASH_JAR", jar.toString());
+        env.put("COMPOUND_BASH_CLASSPATH", System.getProperty("surefire.test.class.path",
+                System.getProperty("java.class.path")));
+        env.put("COMPOUND_BASH_IDLE_MINUTES", "5");
+        Path err = Files.createTempFile(tmp, "err", "");
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile());
+        Process p = pb.start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(err)).isZero();
+        assertThat(Files.readString(err)).contains("evaluator ready");
+        assertThat(Protocol.running(dir())).as("running when warm --wait returns").isPresent();
+        assertThat(call(homeA, "git status").warm()).isTrue();
+        assertThat(Files.readString(settings)).isEqualTo(before);
+    }
+
     /** First call runs cold and starts the evaluator; once it is up, calls are answered warm. */
     long warmUp() throws Exception {
         Result first = call(homeA, "git status");
@@ -182,6 +213,46 @@ class WarmPathTest {
             assertThat(cold.warm()).isFalse();
             assertThat(cold.stdout()).as(c.getKey()).isEqualTo(warm.stdout());
         }
+    }
+
+    /**
+     * Issue 20, finding 11: input the hook cannot judge gets the same one-line message on the warm path as on the
+     * cold one (the evaluator runs the same HookRunner): still a defer.
+     */
+    @Test
+    void badInputGetsTheSameMessageWarmAndCold() throws Exception {
+        warmUp();
+        for (String input : List.of("not json", "", "{\"tool_name\":\"Bash\",\"tool_input\":{}}")) {
+            Result warm = raw(homeA, input, Map.of());
+            assertThat(warm.warm()).as(warm.stderr()).isTrue();
+            assertThat(warm.stdout()).startsWith("{\"systemMessage\":\"compound-bash did not judge this Bash call: ");
+            Result cold = raw(homeA, input, Map.of("COMPOUND_BASH_WARM", "0"));
+            assertThat(cold.stdout()).isEqualTo(warm.stdout());
+        }
+    }
+
+    /** The launcher in hook mode with {@code input} as it is on stdin. */
+    Result raw(Path home, String input, Map<String, String> extra) throws Exception {
+        Path launcher = Path.of("bin/compound-bash").toAbsolutePath();
+        ProcessBuilder pb = new ProcessBuilder("sh", launcher.toString(), "hook");
+        Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("CLAUDE_") || k.startsWith("COMPOUND_BASH_"));
+        env.put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+        env.put("HOME", home.toString());
+        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        env.put("COMPOUND_BASH_JAR", jar.toString());
+        env.put("COMPOUND_BASH_CLASSPATH", System.getProperty("surefire.test.class.path",
+                System.getProperty("java.class.path")));
+        env.put("COMPOUND_BASH_TRACE", "1");
+        env.put("COMPOUND_BASH_TIMEOUT", "60");
+        env.putAll(extra);
+        Path out = Files.createTempFile(tmp, "out", ""), err = Files.createTempFile(tmp, "err", "");
+        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process p = pb.start();
+        p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
     @Test

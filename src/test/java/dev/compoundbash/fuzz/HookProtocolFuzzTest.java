@@ -130,9 +130,10 @@ class HookProtocolFuzzTest {
     }
 
     /**
-     * Checks the stdout contract and returns the decision ({@code defer} for empty stdout).
+     * Checks the stdout contract and returns the decision ({@code defer} for empty stdout, or for one line holding
+     * only a {@code systemMessage}).
      *
-     * @throws AssertionError when stdout is neither empty nor exactly one decision JSON line
+     * @throws AssertionError when stdout is neither empty nor exactly one decision or message JSON line
      */
     static String check(int exit, String stdout, byte[] stdin) throws Exception {
         String what = "stdin " + new String(stdin, 0, Math.min(stdin.length, 300), StandardCharsets.UTF_8);
@@ -141,6 +142,12 @@ class HookProtocolFuzzTest {
         assertThat(stdout).as(what).endsWith("\n");
         assertThat(stdout.indexOf('\n')).as(what).isEqualTo(stdout.length() - 1);
         JsonNode n = JSON.readTree(stdout);
+        if (n.has("systemMessage")) {
+            // a defer that tells the user why (issue 20, finding 11): that one key and nothing else
+            assertThat(n.size()).as(what).isEqualTo(1);
+            assertThat(n.path("systemMessage").asText()).as(what).startsWith("compound-bash did not judge this Bash call: ");
+            return "defer";
+        }
         JsonNode h = n.path("hookSpecificOutput");
         assertThat(h.path("hookEventName").asText()).as(what).isEqualTo("PreToolUse");
         assertThat(h.path("permissionDecision").asText()).as(what).isIn(DECISIONS);

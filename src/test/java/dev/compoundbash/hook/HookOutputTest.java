@@ -54,4 +54,16 @@ class HookOutputTest {
     void nullDecisionIsRejected() {
         assertThatThrownBy(() -> HookOutput.json(null, "r")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** A message that still defers: one key, printable ASCII on one line, cut to its maximum length. */
+    @Test
+    void messageIsOneKeyOnOneLine() throws Exception {
+        String json = HookOutput.message("compound-bash did not judge\nthis \u0007 call: caf\u00e9");
+        assertThat(json.chars()).allMatch(c -> c >= 0x20 && c < 0x7f);
+        JsonNode back = M.readTree(json);
+        assertThat(back.size()).isEqualTo(1);
+        assertThat(back.get("systemMessage").textValue()).isEqualTo("compound-bash did not judge this   call: caf\u00e9");
+        String cut = M.readTree(HookOutput.message("x".repeat(1000))).get("systemMessage").textValue();
+        assertThat(cut).hasSize(HookOutput.MAX_MESSAGE_CHARS).endsWith("...");
+    }
 }

@@ -64,6 +64,10 @@ class HookProcessTest {
         assertThat(r.stdout()).endsWith("\n");
         assertThat(r.stdout().strip()).doesNotContain("\n");
         JsonNode n = JSON.readTree(r.stdout());
+        if (n.has("systemMessage")) {
+            assertThat(n.size()).as("a message and nothing else: still a defer").isEqualTo(1);
+            return "defer";
+        }
         assertThat(n.path("hookSpecificOutput").path("hookEventName").asText()).isEqualTo("PreToolUse");
         return n.path("hookSpecificOutput").path("permissionDecision").asText();
     }
@@ -91,6 +95,61 @@ class HookProcessTest {
         assertThat(decision(run(input("echo " + "x".repeat(10_001), cwd), null))).isEqualTo("defer");
         // malformed settings may hold deny rules: nothing is approved on that partial view (issue 20, finding 1)
         assertThat(decision(run(input("ls", cwd), "{ malformed"))).isEqualTo("ask");
+    }
+
+    /** The one line Claude Code shows for a call the hook could not judge (null: it printed nothing). */
+    static String message(Result r) throws Exception {
+        assertThat(decision(r)).isEqualTo("defer");
+        if (r.stdout().isEmpty()) return null;
+        return JSON.readTree(r.stdout()).path("systemMessage").asText();
+    }
+
+    Result runBytes(byte[] stdin) throws Exception {
+        Path in = tmp.resolve("stdin.bin");
+        Files.write(in, stdin);
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home.resolve(".claude"));
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", cp,
+                "dev.compoundbash.cli.Main", "hook");
+        pb.environment().keySet().removeIf(k -> k.startsWith("CLAUDE_"));
+        pb.environment().put("HOME", home.toString());
+        Path out = tmp.resolve("out"), err = tmp.resolve("err");
+        pb.redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process p = pb.start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /**
+     * Issue 20, finding 11: input the hook cannot judge defers (Claude Code decides as if no hook answered, measured:
+     * docs/CLAUDE-CODE.md "A hook that only speaks") and says why in one line Claude Code shows the user, naming the
+     * log; another tool's call stays silent.
+     */
+    @Test
+    void badInputDefersWithOneLineForTheUser() throws Exception {
+        String cwd = tmp.toString();
+        String log = tmp.resolve("home/.claude/logs/compound-bash.log").toString();
+        String head = "compound-bash did not judge this Bash call: ";
+        String tail = "; Claude Code decides it as usual (log: " + log + ")";
+        assertThat(message(run("not json", null))).isEqualTo(head + "its input from Claude Code is not JSON" + tail);
+        assertThat(message(run("", null))).isEqualTo(head + "its input from Claude Code is empty" + tail);
+        assertThat(message(run("[1, 2]", null))).isEqualTo(head + "its input from Claude Code is not a JSON object" + tail);
+        byte[] binary = new byte[4096];
+        new java.util.Random(20).nextBytes(binary);
+        assertThat(message(runBytes(binary))).isEqualTo(head + "its input from Claude Code is not JSON" + tail);
+        assertThat(message(runBytes("x".repeat(200 * 1024).getBytes(StandardCharsets.UTF_8))))
+                .isEqualTo(head + "its input from Claude Code is not JSON" + tail);
+        assertThat(message(runBytes(new byte[2 * 1024 * 1024])))
+                .isEqualTo(head + "its input from Claude Code is over 1024 KiB" + tail);
+        assertThat(message(run(input("echo " + "x".repeat(200 * 1024), cwd), null)))
+                .isEqualTo(head + "the command is 204805 characters long, over the 10000 it reads" + tail);
+        assertThat(message(run("{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":7}}", null)))
+                .isEqualTo(head + "its input has no command string (tool_input.command)" + tail);
+        assertThat(message(run("{\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"x\"}}", null))).isNull();
+        assertThat(message(run(input("echo \"unterminated", cwd), null))).isNull();
+        assertThat(Files.readString(Path.of(log))).contains("DEFER: unreadable hook input");
     }
 
     @Test

@@ -240,4 +240,65 @@ class BashPatternTest {
         for (int i = r.nextInt(max + 1); i > 0; i--) sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
         return sb.toString();
     }
+
+    // ---------------------------------------------------------------- rules across control operators (issue 20, 10)
+
+    /** Elements as single-alternative parts joined by {@code ops}: {@code j(["curl x", "sh"], " | ")}. */
+    static boolean joined(String pattern, String op, String... elements) {
+        java.util.List<java.util.List<String>> parts = new java.util.ArrayList<>();
+        java.util.List<Integer> starts = new java.util.ArrayList<>(), ends = new java.util.ArrayList<>();
+        for (int k = 0; k < elements.length; k++) {
+            if (k > 0) parts.add(java.util.List.of(op));
+            starts.add(parts.size());
+            parts.add(java.util.List.of(elements[k]));
+            ends.add(parts.size());
+        }
+        return BashPattern.matchesJoined(pattern, parts, starts, ends);
+    }
+
+    @Test
+    void patternsAcrossOperatorsAreReadInOneSpelling() {
+        assertThat(BashPattern.joinedForm("curl *|sh")).isEqualTo("curl * | sh");
+        assertThat(BashPattern.joinedForm("curl *  |   sh")).isEqualTo("curl * | sh");
+        assertThat(BashPattern.joinedForm("a&&b||c|&d;e")).isEqualTo("a && b || c |& d; e");
+        assertThat(BashPattern.joinedForm("find * -exec rm {} \\;")).isEqualTo("find * -exec rm {} \\;");
+        assertThat(BashPattern.joinedForm("make 2>&1")).isEqualTo("make 2>&1");
+        assertThat(BashPattern.spansOperators("curl * | sh")).isTrue();
+        assertThat(BashPattern.spansOperators("git fetch && git push")).isTrue();
+        assertThat(BashPattern.spansOperators("a; b")).isTrue();
+        assertThat(BashPattern.spansOperators("rm -rf *")).isFalse();
+        assertThat(BashPattern.spansOperators("make 2>&1")).isFalse();
+        assertThat(BashPattern.spansPipesOrAndOr("a; b")).isFalse();
+        assertThat(BashPattern.spansPipesOrAndOr("a || b")).isTrue();
+    }
+
+    @Test
+    void aRuleAcrossOperatorsMatchesAnyRunOfElements() {
+        assertThat(joined("curl * | sh", " | ", "curl -s x", "sh")).isTrue();
+        assertThat(joined("curl *|sh", " | ", "curl -s x", "sh")).isTrue();
+        assertThat(joined("curl * | sh", " | ", "curl x", "tee f", "sh")).isTrue(); // * spans an operator
+        assertThat(joined("curl * | sh", " | ", "ls", "curl x", "sh")).isTrue(); // a run inside
+        assertThat(joined("curl * | sh", " | ", "curl x", "sh", "cat")).isTrue(); // the run curl x | sh
+        assertThat(joined("curl * | sh", " | ", "curl x", "bash")).isFalse();
+        assertThat(joined("curl * | sh", " | ", "curl x", "sh -s")).isFalse();
+        assertThat(joined("curl * | sh", " && ", "curl x", "sh")).isFalse();
+        assertThat(joined("git fetch && git push", " && ", "git fetch", "git push", "ls")).isTrue();
+        assertThat(joined("git fetch && git push", " && ", "git fetchx", "git push")).isFalse();
+        assertThat(joined("git fetch * && git push *", " && ", "git fetch origin", "git push origin")).isTrue();
+        assertThat(joined("a; b", "; ", "x", "a", "b")).isTrue();
+        assertThat(joined("ls *", " | ", "ls", "wc")).isTrue(); // a run of one: the element itself
+        assertThat(joined("git push", " && ", "git pus", "h")).isFalse(); // runs start and end at elements
+    }
+
+    @Test
+    void aWordKnownOnlyAtRunTimeMakesNoOperatorButACommandMayMakeAny() {
+        String unknown = String.valueOf(dev.compoundbash.facts.Arg.UNKNOWN);
+        String any = String.valueOf(dev.compoundbash.facts.JoinedCommands.ANY_COMMANDS);
+        assertThat(joined("curl * | sh", " | ", "curl x", unknown)).isTrue(); // curl x | $s
+        assertThat(joined("curl * | sh", " | ", "ls", unknown)).isFalse(); // ls | $s: $s alone is no pipe
+        assertThat(joined("curl * | sh", " | ", "ls", any)).isTrue(); // ls | while ...; done
+        assertThat(joined("curl * | sh", " | ", "curl " + unknown, "sh")).isTrue();
+        assertThat(joined("git fetch && git push", " && ", "git fetch", "git " + unknown)).isTrue();
+        assertThat(joined("git fetch && git push", " && ", unknown, "ls")).isFalse();
+    }
 }
