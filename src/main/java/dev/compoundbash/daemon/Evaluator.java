@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ol>
  *   <li>The client writes {@code c.ID.env} (NUL-separated {@code NAME=value}: {@code PROTO}, {@code JAR},
  *       {@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR}, {@code CLAUDE_COMPOUND_LOG},
- *       {@code TMPDIR}) and {@code c.ID.in} (the hook input JSON), creates the FIFO {@code c.ID.fifo} and opens it
+ *       {@code TMPDIR}, {@code SHELL}, {@code CLAUDE_CODE_SHELL}, {@code PATH}: {@link Protocol#SENT_VARIABLES})
+ *       and {@code c.ID.in} (the hook input JSON), creates the FIFO {@code c.ID.fifo} and opens it
  *       read-write (so a reply can never be lost), where ID is its process id.</li>
  *   <li>It writes the line {@code CB1 ID\n} to the FIFO {@code req}. Lines are far shorter than {@code PIPE_BUF}
  *       (POSIX: at least 512 bytes), so concurrent requests never interleave (POSIX {@code write()}, pipes).</li>

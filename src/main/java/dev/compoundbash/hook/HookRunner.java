@@ -8,6 +8,7 @@ import dev.compoundbash.facts.SubCommand;
 import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
+import dev.compoundbash.settings.ClaudeCodeShell;
 import dev.compoundbash.settings.SettingsLoader;
 
 import java.io.InputStream;
@@ -109,8 +110,10 @@ public final class HookRunner {
         for (String note : UserRules.notes(env)) log.log("rules: " + note);
         RuleEngine engine = engines.engine(UserRules.files(env), env);
         for (String e : engine.compileErrors()) log.log("rules: user rules do not compile: " + e);
+        ClaudeCodeShell.Choice shell = ClaudeCodeShell.of(env);
+        log.log("shell: " + shell.describe());
         Decider.Verdict v = decide(new Decider.Call(input.command(), input.cwd(), input.permissionMode(), settings,
-                env.get("TMPDIR"), env.get("HOME")), engine, log);
+                env.get("TMPDIR"), env.get("HOME"), shell.kind()), engine, log);
         decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v,
                 (System.nanoTime() - start) / 1000);
         return v.defers() ? null : HookOutput.json(v.outcome(), v.reason());
