@@ -89,6 +89,13 @@ class ShellStateOracleTest {
                 String value = any(r, HARMFUL) + (r.nextInt(4) == 0 ? " " : "");
                 return "alias " + name + "='" + value + "'" + sep(r) + name + (r.nextBoolean() ? "" : " a.txt");
             }),
+            // the alias names only the program; the words of a deny rule come from the later line
+            new Production("alias-program", r -> {
+                String name = any(r, "g", "c", "x1", "ls");
+                String[] pv = any(r, "git|push origin", "curl|-s example.com", "rm|-rf build", "cat|.env")
+                        .split("\\|");
+                return "alias " + name + "=" + pv[0] + (r.nextInt(4) == 0 ? "' '" : "") + sep(r) + name + " " + pv[1];
+            }),
             new Production("alias-blank", r -> "alias n='nice ' " + any(r, "c='curl x'", "c='git push'") + sep(r)
                     + "n c " + any(r, "origin", "example.com")),
             new Production("unalias", r -> "alias ls='" + any(r, HARMFUL) + "'" + sep(r) + "unalias ls" + sep(r)
@@ -148,6 +155,9 @@ class ShellStateOracleTest {
          * today's hook that the oracle finds; docs/SHELL-STATE-FINDINGS.md describes each with its measured cases.
          */
         static final List<Gap> ALL = List.of(
+                new Gap("alias", "*", Pattern.compile("^\\[alias[-\\w]*\\] .*(DEFER|ALLOW) but (ran|a reader)"),
+                        "an alias defined in the command applies to the lines after it (expand_aliases is on in"
+                                + " Claude Code's bash): alias g=git, then g push origin; the hook defers, not asks"),
                 new Gap("set-k", "set-k", Pattern.compile("(DEFER|ALLOW) but ran"),
                         "set -k makes NAME=VALUE words anywhere assignments (git x=1 push origin runs git push"
                                 + " origin); the hook does not follow it: it defers where a deny rule's command runs"),
