@@ -41,6 +41,9 @@ final class ClaudeShellReplica {
     static final List<String> UGREP_PREFIX = List.of("-G", "--ignore-files", "--hidden", "-I", "--encoding=UTF-8",
             "--exclude-dir=.git", "--exclude-dir=.svn", "--exclude-dir=.hg", "--exclude-dir=.bzr", "--exclude-dir=.jj",
             "--exclude-dir=.sl");
+    /** Where the replica's final {@code pwd -P} writes (Claude Code's own write, not the command's). */
+    static final String CWD_FILE = "/tmp/claude-replica-cwd";
+
     /** The options Claude Code's find function passes to bfs before the caller's words. */
     static final List<String> BFS_PREFIX = List.of("-S", "dfs", "-regextype", "findutils-default");
 

@@ -290,7 +290,7 @@ class ShellStateOracleTest {
         StringBuilder input = new StringBuilder();
         for (Judged j : batch) {
             Files.createDirectories(recs.resolve(String.valueOf(j.index())));
-            input.append(j.index()).append('\0').append(rep.script(j.command(), "/tmp/cwd")).append('\0');
+            input.append(j.index()).append('\0').append(rep.script(j.command(), ClaudeShellReplica.CWD_FILE)).append('\0');
         }
         Files.writeString(recs.resolve("commands"), input, StandardCharsets.UTF_8);
         // every case in a fresh copy of the work directory, so a write of one case cannot change the next
