@@ -38,12 +38,16 @@ import java.util.regex.Pattern;
  *   <li>{@code ~name}, {@code ~+}, {@code ~-}, {@code ~N}: named directories and the directory stack (14.7);
  *       and {@code x=~/y} as an argument, which bash expands and zsh (NO_MAGIC_EQUAL_SUBST) does not;</li>
  *   <li>{@code **} and {@code ***} in a glob: recursive, {@code ***} through links (14.8.6);</li>
+ *   <li>brace expansion: zsh keeps the empty words it makes ({@code git {,push} origin} runs {@code git '' push
+ *       origin}; bash drops them), measured by the execution oracle in the zsh replica;</li>
  *   <li>{@code <N-M>}: a numeric glob, where bash reads two redirections;</li>
  *   <li>bash's extended globs {@code @(...)} and friends: zsh reads a glob group;</li>
  *   <li>an {@code echo} argument holding a backslash, or known only at run time, where the echo's output is read
  *       as data (a pipeline, a substitution): zsh's echo reads escapes ({@code \n}, {@code \x41});</li>
  *   <li>a command of redirections only: zsh runs {@code $NULLCMD} ({@code cat}) or {@code $READNULLCMD}
  *       ({@code more});</li>
+ *   <li>two input redirections of one descriptor ({@code bash 0<<< 'a' <<< 'b'}): zsh (MULTIOS) reads both, bash
+ *       the last; measured by the execution oracle in the zsh replica;</li>
  *   <li>{@code >!} and {@code >>!}: zsh's clobbering redirections, where bash writes to a file named {@code !};</li>
  *   <li>an assignment to a parameter that is special in zsh and changes what runs: {@code path}, {@code fpath},
  *       {@code module_path}, {@code cdpath}, {@code NULLCMD}, {@code READNULLCMD}, {@code ZDOTDIR}, the prompts;</li>
@@ -62,6 +66,7 @@ public final class ZshDifferences {
     private static final Pattern CALLED_BY_NAME = Pattern.compile(
             "TRAP[A-Z0-9]+|command_not_found_handler|precmd|preexec|chpwd|periodic|zshexit|zshaddhistory");
 
+    private static final Pattern BRACES = Pattern.compile("\\{[^{}]*(,|\\.\\.)");
     private static final Pattern NUMERIC_GLOB = Pattern.compile("<[0-9]*-[0-9]*>");
     private static final Pattern FLAG_PREFIX = Pattern.compile("\\$\\{?[+=~^]|\\$\\{\\(");
     private static final Set<String> CHANGES_DIRECTORY = Set.of("cd", "chdir", "pushd");
@@ -111,7 +116,11 @@ public final class ZshDifferences {
             out.add("the tilde in " + text(w, source) + ", which bash expands after = and zsh does not");
         } else if (node instanceof WordPart.ExtGlob g) {
             out.add("the glob " + g.operator() + "(...), a glob group in zsh");
-        } else if (node instanceof WordPart.Literal l && !inside(ancestors, WordPart.DoubleQuoted.class)) {
+        } else if (node instanceof Word w && !quoted(ancestors)
+                && w.parts().stream().anyMatch(p -> p instanceof WordPart.Literal l && l.raw().contains("{"))
+                && BRACES.matcher(text(w, source)).find()) {
+            out.add("the brace expansion in " + text(w, source) + ", whose empty words zsh keeps");
+        } else if (node instanceof WordPart.Literal l && !quoted(ancestors)) {
             if (l.raw().contains("**")) out.add("the recursive glob ** in " + l.raw());
             if (!inside(ancestors, Assignment.class) && (l.raw().contains("=~") || l.raw().contains(":~"))) {
                 out.add("a tilde after = or : in " + l.raw() + ", which bash expands and zsh does not");
@@ -124,6 +133,8 @@ public final class ZshDifferences {
             out.add("the redirection " + r.operator() + text(r.target(), source) + ", zsh's clobbering form");
         } else if (node instanceof Command.Simple s) {
             simple(s, ancestors, source, out);
+        } else if (node instanceof Command.Compound c) {
+            multios(c.redirections(), out);
         }
     }
 
@@ -131,6 +142,7 @@ public final class ZshDifferences {
         if (s.words().isEmpty() && s.assignments().isEmpty() && !s.redirections().isEmpty()) {
             out.add("a command of redirections only, which runs $NULLCMD or $READNULLCMD in zsh");
         }
+        multios(s.redirections(), out);
         if (s.words().isEmpty()) return;
         WordValue name = WordValue.of(s.words().get(0), source);
         String program = name.isStatic() ? name.value() : "";
@@ -165,10 +177,22 @@ public final class ZshDifferences {
         if (p.braced() && (p.index() != null || "#".equals(p.prefix()))) {
             out.add(text + ", which counts or subscripts differently in zsh");
         }
-        if (inside(ancestors, WordPart.DoubleQuoted.class) || exempt(ancestors)) return;
+        if (quoted(ancestors) || exempt(ancestors)) return;
         String n = p.name();
         if (n.equals("?") || n.equals("#") || n.equals("$") || n.equals("!") || n.equals("-")) return;
         out.add("the unquoted " + text + ", which zsh neither splits nor globs");
+    }
+
+    private static void multios(List<Redirection> redirections, Set<String> out) {
+        Set<String> inputs = new HashSet<>();
+        for (Redirection r : redirections) {
+            if (!r.operator().startsWith("<") || r.operator().equals("<>")) continue;
+            String fd = r.fd() == null || r.fd().isEmpty() ? "0" : r.fd();
+            if (!inputs.add(fd)) {
+                out.add("two inputs for descriptor " + fd + ", which zsh reads one after the other (MULTIOS)");
+                return;
+            }
+        }
     }
 
     /** Output the hook may read as data: an element of a pipeline, or a command or process substitution. */
@@ -187,6 +211,16 @@ public final class ZshDifferences {
                     || a instanceof Command.Conditional) {
                 return true;
             }
+        }
+        return false;
+    }
+
+    /** Inside double quotes, and not in a command or process substitution within them (where quoting starts anew). */
+    private static boolean quoted(List<Node> ancestors) {
+        for (int i = ancestors.size() - 1; i >= 0; i--) {
+            Node a = ancestors.get(i);
+            if (a instanceof WordPart.CommandSubstitution || a instanceof WordPart.ProcessSubstitution) return false;
+            if (a instanceof WordPart.DoubleQuoted) return true;
         }
         return false;
     }

@@ -44,8 +44,29 @@ final class ClaudeShellReplica {
     /** Where the replica's final {@code pwd -P} writes (Claude Code's own write, not the command's). */
     static final String CWD_FILE = "/tmp/claude-replica-cwd";
 
-    /** The options Claude Code's find function passes to bfs before the caller's words. */
-    static final List<String> BFS_PREFIX = List.of("-S", "dfs", "-regextype", "findutils-default");
+    /**
+     * The options Claude Code's find function passes to bfs before the caller's words: {@code -S dfs -regextype
+     * findutils-default}; Debian 12's bfs 2.6 knows no {@code findutils-default} regex type, so there the replica
+     * passes {@code -S dfs} only (the regex type matters to {@code -regex} alone).
+     */
+    static final List<String> BFS_PREFIX = bfsPrefix();
+
+    private static List<String> bfsPrefix() {
+        Path bfs = find("bfs");
+        if (bfs == null) return List.of("-S", "dfs");
+        try {
+            Process p = new ProcessBuilder(bfs.toString(), "-S", "dfs", "-regextype", "findutils-default", "/",
+                    "-quit").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                return List.of("-S", "dfs", "-regextype", "findutils-default");
+            }
+        } catch (IOException e) {
+            // fall through
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return List.of("-S", "dfs");
+    }
 
     /** A user's config file for the snapshot: a representative one (empty) and one with unusual options. */
     record UserConfig(String name, String bashrc, String zshrc) {

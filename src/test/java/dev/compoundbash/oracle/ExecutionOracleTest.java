@@ -598,7 +598,9 @@ class ExecutionOracleTest {
 
     /** Writes that are no file of the boundary: devices, /proc, and the oracle's own recordings. */
     private static boolean ignoredWrite(String path, Layout lay) {
-        return path.equals("/dev/null") || path.equals(ClaudeShellReplica.CWD_FILE) || path.startsWith("/dev/pts/") || path.equals("/dev/ptmx")
+        return path.equals("/dev/null") || path.equals(ClaudeShellReplica.CWD_FILE)
+                || (path.startsWith("/tmp/zsh") && path.indexOf('/', 5) < 0)   // zsh's here-document files ($TMPPREFIX)
+                || path.startsWith("/dev/pts/") || path.equals("/dev/ptmx")
                 || path.equals("/dev/tty") || path.startsWith("/proc/")
                 || path.startsWith(lay.base().resolve("rec-").toString());
     }
@@ -806,7 +808,7 @@ class ExecutionOracleTest {
                 // path boundaries: a script a user's rule approves (Bash(source *), Bash(bash *)) read from beyond
                 // the working directory (../outside/script.sh, ~/.bashrc)
                 new KnownGap("script-read-outside", "*", java.util.regex.Pattern.compile(
-                        "ALLOW but (bash|sh) read \\S+/outside/(script\\.sh|home/\\.\\w+),"),
+                        "ALLOW but (bash|sh|zsh) read \\S+/outside/(script\\.sh|home/\\.\\w+),"),
                         "path boundaries: a script file beyond the working directory read by source/bash"),
                 // deny matching through dynamic words (being fixed in parallel): a constant reached through a
                 // default (${x:-push}), an array element, a word joined to literal text (${x}sh), a copy (y=$x);
