@@ -3,6 +3,7 @@ package dev.compoundbash.facts;
 import dev.compoundbash.shell.Arithmetic;
 import dev.compoundbash.shell.Assignment;
 import dev.compoundbash.shell.Command;
+import dev.compoundbash.shell.HereDoc;
 import dev.compoundbash.shell.Node;
 import dev.compoundbash.shell.Redirection;
 import dev.compoundbash.shell.Script;
@@ -69,6 +70,9 @@ public final class ZshDifferences {
     private static final Pattern BRACES = Pattern.compile("\\{[^{}]*(,|\\.\\.)");
     private static final Pattern NUMERIC_GLOB = Pattern.compile("<[0-9]*-[0-9]*>");
     private static final Pattern FLAG_PREFIX = Pattern.compile("\\$\\{?[+=~^]|\\$\\{\\(");
+    /** Pipeline readers that take their input as text only, never as words, paths or code. */
+    private static final Set<String> TEXT_FILTERS = Set.of("wc", "head", "tail", "sort", "uniq", "cat", "grep",
+            "cut", "tr", "less", "more", "nl", "rev", "tac", "fold", "column", "sed", "awk");
     private static final Set<String> CHANGES_DIRECTORY = Set.of("cd", "chdir", "pushd");
 
     private ZshDifferences() {
@@ -146,7 +150,7 @@ public final class ZshDifferences {
         if (s.words().isEmpty()) return;
         WordValue name = WordValue.of(s.words().get(0), source);
         String program = name.isStatic() ? name.value() : "";
-        if (program.equals("echo") && readAsData(ancestors)) {
+        if (program.equals("echo") && readAsData(s, ancestors, source)) {
             for (Word w : s.words().subList(1, s.words().size())) {
                 WordValue v = WordValue.of(w, source);
                 if (!v.isStatic() || v.value().indexOf('\\') >= 0) {
@@ -179,7 +183,10 @@ public final class ZshDifferences {
         }
         if (quoted(ancestors) || exempt(ancestors)) return;
         String n = p.name();
-        if (n.equals("?") || n.equals("#") || n.equals("$") || n.equals("!") || n.equals("-")) return;
+        if (n.equals("?") || n.equals("#") || n.equals("$") || n.equals("!") || n.equals("-")
+                || n.chars().allMatch(Character::isDigit)) {
+            return;
+        }
         out.add("the unquoted " + text + ", which zsh neither splits nor globs");
     }
 
@@ -195,20 +202,30 @@ public final class ZshDifferences {
         }
     }
 
-    /** Output the hook may read as data: an element of a pipeline, or a command or process substitution. */
-    private static boolean readAsData(List<Node> ancestors) {
+    /**
+     * Output the hook may read as data: piped into a command other than a text filter (xargs, a shell), or in a
+     * command or process substitution.
+     */
+    private static boolean readAsData(Command.Simple echo, List<Node> ancestors, String source) {
         for (Node a : ancestors) {
-            if (a instanceof Command.Pipeline p && p.commands().size() > 1) return true;
+            if (a instanceof Command.Pipeline p && p.commands().size() > 1) {
+                for (Command c : p.commands()) {
+                    if (c == echo) continue;
+                    if (!(c instanceof Command.Simple t) || t.words().isEmpty()) return true;
+                    WordValue n = WordValue.of(t.words().get(0), source);
+                    if (!n.isStatic() || !TEXT_FILTERS.contains(n.value())) return true;
+                }
+            }
             if (a instanceof WordPart.CommandSubstitution || a instanceof WordPart.ProcessSubstitution) return true;
         }
         return false;
     }
 
-    /** Inside an assignment value, [[ ]] or arithmetic no shell splits an expansion. */
+    /** Inside an assignment value, [[ ]], arithmetic or a here-document body no shell splits an expansion. */
     private static boolean exempt(List<Node> ancestors) {
         for (Node a : ancestors) {
             if (a instanceof Assignment || a instanceof TestExpr || a instanceof Arithmetic
-                    || a instanceof Command.Conditional) {
+                    || a instanceof Command.Conditional || a instanceof HereDoc) {
                 return true;
             }
         }

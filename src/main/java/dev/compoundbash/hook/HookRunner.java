@@ -114,7 +114,7 @@ public final class HookRunner {
         log.log("shell: " + shell.describe());
         Decider.Verdict v = decide(new Decider.Call(input.command(), input.cwd(), input.permissionMode(), settings,
                 env.get("TMPDIR"), env.get("HOME"), shell.kind()), engine, log);
-        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v,
+        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), shell.kind(), input.command(), v,
                 (System.nanoTime() - start) / 1000);
         return v.defers() ? null : HookOutput.json(v.outcome(), v.reason());
     }

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The conservative zsh guard (issue 19, deliverable 5): where Claude Code runs zsh, a command holding a form zsh
  * reads otherwise than bash ({@link ZshDifferences}) is not approved, and asks under a deny or ask rule; a command
  * without one is judged as under bash. Each form here was run in real zsh 5.9 with Claude Code's options and
- * differed from bash 5.2 (ZshReplicaTest runs them in the replica; docs/CLAUDE-CODE.md section S lists them).
+ * differed from bash 5.2 (oracle.ClaudeShellReplicaTest runs such forms in the replica of Claude Code's shell;
+ * docs/CLAUDE-CODE.md section S lists them).
  */
 class ZshGuardTest {
     @TempDir
@@ -69,6 +70,10 @@ class ZshGuardTest {
             "for f in *.txt; do cat \"$f\"; done",
             "find . -name '*.txt'",
             "echo hello world",
+            "cat <<EOF\n$HOME\nEOF",
+            "echo $? $1",
+            "git log --oneline -5 | head -3",
+            "echo \"$(date)\"",
     })
     void aCommandReadAlikeKeepsItsVerdict(String command) throws Exception {
         assertThat(ZshDifferences.find(Parser.parse(command), command)).isEmpty();
