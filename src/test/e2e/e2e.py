@@ -22,6 +22,8 @@ Options:
   --out FILE.jsonl     everything recorded, one JSON object per case
   --only REGEX         only the cases whose id matches
   --hook 'CMD'         the hook command (default: this checkout's bin/compound-bash hook)
+  --shell bash|zsh     the user's shell for every case (default: each case's `shell`, else bash): $SHELL names it,
+                       and Claude Code then runs it (zsh: Debian's zsh package; docs/CLAUDE-CODE.md section S)
   --hook-start MODE    how the hook starts, for every case (default: each case's hook_start, else warm):
                        warm  = as on a user's machine: an evaluator is running and a class-data archive exists;
                        cold  = no evaluator (Claude Code's hook call starts a JVM), class-data archive present;
@@ -63,6 +65,7 @@ HOOK_TIMEOUT_S = 30
 OUTCOMES = ("ran", "refused", "denied")
 DECISIONS = ("allow", "deny", "ask", "defer")
 STARTS = ("warm", "cold", "first")
+SHELLS = ("bash", "zsh")
 
 # Programs whose harmless stand-in comes first on the Bash tool's PATH: each records its name and arguments in
 # $E2E_CALLS and exits 0. Destructive, networked, privileged or system-wide programs, and a few that may be absent.
@@ -225,6 +228,8 @@ def load_cases(paths, case_root):
                     vs = as_list(c.get(k))
                     if vs is not None and (not vs or any(x not in allowed for x in vs)):
                         raise SetupError("%s: `%s` must be one of %s or a list of them" % (where, k, "|".join(allowed)))
+                if c.get("shell") not in (None,) + SHELLS:
+                    raise SetupError("%s: `shell` must be one of %s" % (where, "|".join(SHELLS)))
                 if c.get("hook_start") not in (None,) + STARTS:
                     raise SetupError("%s: `hook_start` must be one of %s" % (where, "|".join(STARTS)))
                 if c.get("setup") is not None and not isinstance(c["setup"], (str, list)):
@@ -354,10 +359,15 @@ class Suite:
         self.path = os.pathsep.join(d for d in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
                                     if os.path.isabs(d))
         self.user = pwd.getpwuid(os.geteuid()).pw_name
-        self.bash = shutil.which("bash") or "/bin/bash"
+        self.shells = {"bash": shutil.which("bash") or "/bin/bash", "zsh": shutil.which("zsh")}
         self.cds = None
         self.counter = 0
         self.lock = threading.Lock()
+
+    def shell_of(self, case):
+        """The user's shell for a case: --shell, else the case's `shell`, else bash. Claude Code runs the shell that
+        $SHELL names when it is bash or zsh (docs/CLAUDE-CODE.md section S)."""
+        return self.opts.shell or case.get("shell") or "bash"
 
     def unshare(self):
         return ["unshare", "--net", "--mount", "--pid", "--fork", "--mount-proc", "--kill-child"]
@@ -395,7 +405,11 @@ class Suite:
             perms["additionalDirectories"] = as_run["additionalDirectories"]
         settings = deep_merge({"permissions": perms}, case.get("settings") or {})
         hook = None
-        env = {"HOME": home, "PATH": self.path, "SHELL": self.bash, "TERM": "dumb", "LANG": "C.UTF-8",
+        shell = self.shell_of(case)
+        if not self.shells.get(shell):
+            raise SetupError("%s: the case's shell %s is not installed (Debian's package: %s)"
+                             % (case["_where"], shell, shell))
+        env = {"HOME": home, "PATH": self.path, "SHELL": self.shells[shell], "TERM": "dumb", "LANG": "C.UTF-8",
                "USER": self.user, "LOGNAME": self.user, "XDG_RUNTIME_DIR": xdg,
                "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy-key", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
                "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
@@ -427,6 +441,7 @@ class Suite:
                     "env": dict(env, CLAUDE_PROJECT_DIR=work)}
         write(os.path.join(home, ".claude", "settings.json"), json.dumps(settings, indent=2) + "\n")
         write(os.path.join(home, ".bashrc"), "")
+        write(os.path.join(home, ".zshrc"), "")
         setup = case.get("setup")
         if isinstance(setup, list):
             setup = "\n".join(setup)
@@ -723,6 +738,7 @@ def record(case, runs, verdict, version):
     for k in ("reason", "ms", "path", "exit", "stdout", "stderr"):
         o["hook_" + k] = h.get(k)
     o["hook_start"] = runs["hook"].get("start")
+    o["shell"] = runs["hook"].get("shell")
     o["warm_up"] = runs["hook"].get("warm_up")
     return o
 
@@ -733,7 +749,8 @@ def line(case, runs, v, verbose, width):
     nat_txt = nat["outcome"] + ("(%s)" % v["native_class"] if v["native_class"] else "")
     timing = ("%dms %s" % (h["ms"], h.get("path") or hk.get("start"))) if h.get("ms") is not None else "-"
     cols = [v["result"], case["id"].ljust(width), nat_txt.ljust(20), v["hook_decision"].ljust(6), timing.ljust(13),
-            hk["outcome"].ljust(8), cut(case["command"].replace("\n", "\\n"), 60)]
+            hk["outcome"].ljust(8), ("[zsh] " if hk.get("shell") == "zsh" else "")
+            + cut(case["command"].replace("\n", "\\n"), 60)]
     out = ["  ".join(cols)]
     out += ["      FAIL: " + f for f in v["failures"]]
     out += ["      note: " + n for n in v["notes"]]
@@ -797,6 +814,7 @@ def parse_args(argv):
     ap.add_argument("--only")
     ap.add_argument("--hook", default=shlex.quote(os.path.join(REPO, "bin", "compound-bash")) + " hook")
     ap.add_argument("--hook-start", choices=STARTS)
+    ap.add_argument("--shell", choices=SHELLS)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--case-root", default="/home/dev/proj")
     ap.add_argument("--keep", action="store_true")
@@ -894,6 +912,7 @@ def run_all(suite, cases, version):
                          "as_run": {"command": cases[i]["command"]}}
                 if mode == "hook":
                     r["start"] = opts.hook_start or cases[i].get("hook_start") or "warm"
+                    r["shell"] = suite.shell_of(cases[i])
                 runs[i][mode] = r
                 while nxt < len(cases) and len(runs[nxt]) == need[nxt]:
                     v = judge(cases[nxt], runs[nxt], suite.reasons)

@@ -287,7 +287,8 @@ public final class DecisionCases {
      *
      * @param c      the case
      * @param engine the rules to judge with
-     * @param env    the environment the hook would see ({@code TMPDIR} and {@code HOME} are read)
+     * @param env    the environment the hook would see ({@code TMPDIR}, {@code HOME}, and {@code SHELL},
+     *               {@code CLAUDE_CODE_SHELL}, {@code PATH} for the shell Claude Code runs are read)
      * @return the result
      */
     public static Result run(Case c, RuleEngine engine, Map<String, String> env) {
@@ -305,7 +306,8 @@ public final class DecisionCases {
             PermissionSettings settings = new PermissionSettings(c.allow(), c.ask(), c.deny(),
                     c.additionalDirectories(), List.of(), List.of());
             Decider.Verdict v = Decider.decideOrDefer(new Decider.Call(c.command(), cwd, c.permissionMode(), settings,
-                    env.get("TMPDIR"), env.get("HOME")), engine);
+                    env.get("TMPDIR"), env.get("HOME"), dev.compoundbash.settings.ClaudeCodeShell.of(env).kind()),
+                    engine);
             Boolean passed = c.expected().isEmpty() ? null : c.expected().contains(v.outcome());
             return new Result(c, v.outcome(), v.reason(), passed);
         } catch (IOException e) {

@@ -132,10 +132,29 @@ public final class DecisionLog implements AutoCloseable {
      */
     public void record(String sessionId, String cwd, String permissionMode, String command,
                        Decider.Verdict verdict, long durationUs) {
+        record(sessionId, cwd, permissionMode, null, command, verdict, durationUs);
+    }
+
+    /**
+     * Records one evaluation with the call's permission mode and the shell Claude Code runs it in ({@code shell},
+     * written only for zsh, so that {@code replay} judges it for that shell). Never throws.
+     *
+     * @param sessionId      Claude Code's {@code session_id}; may be null
+     * @param cwd            the call's working directory; may be null
+     * @param permissionMode the input's {@code permission_mode} as given; null when the input had none
+     * @param shell          {@code bash} or {@code zsh}; null is bash
+     * @param command        the Bash command
+     * @param verdict        the hook's verdict
+     * @param durationUs     how long the evaluation took, in microseconds
+     */
+    public void record(String sessionId, String cwd, String permissionMode, String shell, String command,
+                       Decider.Verdict verdict, long durationUs) {
         if (path == null) return;
         try {
-            pending = entry(OffsetDateTime.now(clock).format(TIME), version, sessionId, cwd, permissionMode, command,
-                    verdict, durationUs) + "\n";
+            String line = entry(OffsetDateTime.now(clock).format(TIME), version, sessionId, cwd, permissionMode, command,
+                    verdict, durationUs);
+            if ("zsh".equals(shell)) line = line.replaceFirst("^\\{", "{\"shell\":\"zsh\",");
+            pending = line + "\n";
         } catch (RuntimeException | OutOfMemoryError e) {
             note(e);
         }

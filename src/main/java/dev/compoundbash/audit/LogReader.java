@@ -44,9 +44,16 @@ public final class LogReader {
      * @param oldReason   the recorded reason, may be empty
      * @param permissionMode the call's {@code permission_mode} as recorded (JSONL {@code permission_mode}, or the
      *                    text log's {@code permission mode:} line), null when the log has none (default mode)
+     * @param shell       the shell Claude Code ran the call in (JSONL {@code shell}, written for zsh), null: bash
      */
     public record Entry(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
-                        String oldReason, String permissionMode) {
+                        String oldReason, String permissionMode, String shell) {
+        /** An entry of a call run by bash. */
+        public Entry(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
+                     String oldReason, String permissionMode) {
+            this(source, time, cwd, command, oldDecision, oldReason, permissionMode, null);
+        }
+
         /** An entry without a recorded permission mode. */
         public Entry(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
                      String oldReason) {
@@ -84,7 +91,8 @@ public final class LogReader {
                     sink.accept(new Entry(name + ":" + n, time(o.path("time").asText(null)),
                             o.hasNonNull("cwd") ? o.path("cwd").asText() : null, o.path("command").asText(),
                             o.path("decision").asText("unknown"), o.path("reason").asText(""),
-                            o.path("permission_mode").isTextual() ? o.path("permission_mode").asText() : null));
+                            o.path("permission_mode").isTextual() ? o.path("permission_mode").asText() : null,
+                            o.path("shell").isTextual() ? o.path("shell").asText() : null));
                 } catch (IOException e) {
                     skipped++;
                 }

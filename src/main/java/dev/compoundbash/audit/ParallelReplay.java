@@ -23,7 +23,12 @@ public final class ParallelReplay {
      * One call to decide: the command, the working directory it is judged in, the settings it is judged under, and
      * the permission mode it was made in (null: default).
      */
-    public record Call(String command, String cwd, PermissionSettings settings, String permissionMode) {
+    public record Call(String command, String cwd, PermissionSettings settings, String permissionMode, String shell) {
+        /** A call run by bash. */
+        public Call(String command, String cwd, PermissionSettings settings, String permissionMode) {
+            this(command, cwd, settings, permissionMode, null);
+        }
+
         /** A call in the default permission mode. */
         public Call(String command, String cwd, PermissionSettings settings) {
             this(command, cwd, settings, null);
@@ -77,7 +82,7 @@ public final class ParallelReplay {
             pool.submit(() -> IntStream.range(0, calls.size()).parallel().forEach(i -> {
                 Call c = calls.get(i);
                 out[i] = Decider.decideOrDefer(new Decider.Call(c.command(), c.cwd(), c.permissionMode(), c.settings(),
-                        tmpDir, home), engine);
+                        tmpDir, home, c.shell()), engine);
             })).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -100,7 +100,7 @@ public final class Replay {
         for (int i = 0; i < batch.size(); i++) {
             LogReader.Entry e = batch.get(i);
             calls.add(new ParallelReplay.Call(e.command(), e.cwd() != null ? e.cwd() : defaultCwd, batchSettings.get(i),
-                    e.permissionMode()));
+                    e.permissionMode(), e.shell()));
         }
         List<Decider.Verdict> verdicts = ParallelReplay.decideCalls(calls, engine, tmpDir, home,
                 Runtime.getRuntime().availableProcessors());

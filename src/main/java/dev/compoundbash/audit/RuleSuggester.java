@@ -91,9 +91,10 @@ public final class RuleSuggester {
      * @param oldDecision    the decision the log recorded
      * @param permissionMode the recorded {@code permission_mode}; null for default
      * @param subs           the sub-commands the log records (empty for the text log)
+     * @param shell          the recorded {@code shell}; null for bash
      */
     public record LoggedCall(String source, OffsetDateTime time, String cwd, String command, String oldDecision,
-                             String permissionMode, List<LoggedSub> subs) {
+                             String permissionMode, List<LoggedSub> subs, String shell) {
     }
 
     /** A call a suggestion would approve, and what else it ran through (wrapper, redirect, prefix). */
@@ -187,7 +188,7 @@ public final class RuleSuggester {
                 LogReader.read(log.toString(), r, e -> {
                     if (since != null && (e.time() == null || e.time().isBefore(since))) return;
                     out.add(new LoggedCall(e.source(), e.time(), e.cwd(), e.command(), e.oldDecision(),
-                            e.permissionMode(), subs.getOrDefault(e.source(), List.of())));
+                            e.permissionMode(), subs.getOrDefault(e.source(), List.of()), e.shell()));
                 });
             }
         }
@@ -327,7 +328,7 @@ public final class RuleSuggester {
         List<ParallelReplay.Call> list = new ArrayList<>(calls.size());
         for (LoggedCall c : calls) {
             list.add(new ParallelReplay.Call(c.command(), c.cwd() != null ? c.cwd() : defaultCwd, with.apply(c),
-                    c.permissionMode()));
+                    c.permissionMode(), c.shell()));
         }
         return ParallelReplay.decideCalls(list, engine, tmpDir, System.getenv("HOME"),
                 Runtime.getRuntime().availableProcessors());

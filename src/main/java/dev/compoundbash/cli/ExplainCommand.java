@@ -19,6 +19,7 @@ import dev.compoundbash.hook.HookRunner;
 import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
+import dev.compoundbash.settings.ClaudeCodeShell;
 import dev.compoundbash.settings.SettingsLoader;
 import dev.compoundbash.shell.ParseException;
 import picocli.CommandLine.Command;
@@ -59,6 +60,9 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--permission-mode", paramLabel = "MODE", description = "Judge as in this Claude Code permission mode: default, acceptEdits, plan, auto, dontAsk or bypassPermissions (default: default).")
     String permissionMode;
 
+    @Option(names = "--shell", paramLabel = "SHELL", description = "Judge as run by this shell: bash or zsh (default: the one Claude Code would pick from this environment: CLAUDE_CODE_SHELL, SHELL, then zsh before bash in the standard directories).")
+    String shell;
+
     @Parameters(index = "0", paramLabel = "COMMAND", description = "The Bash command, as one argument.")
     String command;
 
@@ -87,12 +91,18 @@ public final class ExplainCommand implements Callable<Integer> {
         doc.put("managedPermissionRulesOnly", settings.managedRulesOnly());
         CallContext context = new CallContext(permissionMode);
         doc.put("permissionMode", context.getPermissionMode());
+        if (shell != null && !shell.equals(CallContext.BASH) && !shell.equals(CallContext.ZSH)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "unknown --shell '" + shell
+                    + "': use bash or zsh");
+        }
+        String shellKind = shell != null ? shell : ClaudeCodeShell.of(env).kind();
+        doc.put("shell", shell != null ? shell + " (--shell)" : ClaudeCodeShell.of(env).describe());
         doc.put("rules", Map.of("allow", settings.allow(), "ask", settings.ask(), "deny", settings.deny(),
                 "additionalDirectories", settings.additionalDirectories()));
         doc.put("ruleCompileErrors", engine.compileErrors());
         // The hook's own decision function, so explain and the hook never disagree.
         Decider.Verdict v = Decider.decideOrDefer(new Decider.Call(command, dir.toString(), permissionMode, settings,
-                env.get("TMPDIR"), env.get("HOME")), engine);
+                env.get("TMPDIR"), env.get("HOME"), shellKind), engine);
         fill(doc, v);
         if (json) {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));

@@ -23,6 +23,7 @@ final class ExplainPrinter {
             out.println(bold("allowManagedPermissionRulesOnly: ") + "only the managed files' rules count");
         }
         out.println(bold("permission mode: ") + doc.get("permissionMode"));
+        if (doc.get("shell") != null) out.println(bold("shell: ") + doc.get("shell"));
         if (Boolean.TRUE.equals(doc.get("blockReadsOutsideWorkingDirectories"))) {
             out.println(bold("blockReadsOutsideWorkingDirectories: ") + "on, so the hook approves nothing (deny and ask "
                     + "rules still apply)");

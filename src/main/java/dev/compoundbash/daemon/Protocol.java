@@ -33,9 +33,12 @@ public final class Protocol {
     public static final String LOCK = "lock";
     /** Directory a client makes (mkdir is atomic) before it starts an evaluator; the evaluator removes it. */
     public static final String STARTING = "starting";
-    /** The environment variables a client sends; nothing else of its environment reaches the evaluator. */
+    /**
+     * The environment variables a client sends; nothing else of its environment reaches the evaluator. SHELL,
+     * CLAUDE_CODE_SHELL and PATH tell which shell Claude Code runs (settings.ClaudeCodeShell).
+     */
     public static final List<String> SENT_VARIABLES = List.of("HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR",
-            "CLAUDE_COMPOUND_LOG", "CLAUDE_COMPOUND_DECISION_LOG", "TMPDIR");
+            "CLAUDE_COMPOUND_LOG", "CLAUDE_COMPOUND_DECISION_LOG", "TMPDIR", "SHELL", "CLAUDE_CODE_SHELL", "PATH");
 
     private Protocol() {
     }

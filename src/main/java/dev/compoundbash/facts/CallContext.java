@@ -4,7 +4,8 @@ import java.util.Set;
 
 /**
  * What the hook knows about the call as a whole rather than about one command in it, as a Drools fact: the session's
- * permission mode from the hook input. {@code rules/modes.drl} reads it.
+ * permission mode from the hook input, and the shell Claude Code runs the command in. {@code rules/modes.drl} reads
+ * the mode.
  *
  * <p>Source: Claude Code docs, "Hooks reference" (common input field {@code permission_mode}) and "Permission modes"
  * ({@code default}, {@code acceptEdits}, {@code plan}, {@code auto}, {@code dontAsk}, {@code bypassPermissions}).
@@ -14,6 +15,12 @@ public final class CallContext {
     public static final Set<String> KNOWN_MODES = Set.of("default", "acceptEdits", "plan", "auto", "dontAsk",
             "bypassPermissions");
 
+    /** The shell kind bash (the default). */
+    public static final String BASH = "bash";
+
+    /** The shell kind zsh: Claude Code runs zsh where the user's shell is zsh (docs/CLAUDE-CODE.md section S). */
+    public static final String ZSH = "zsh";
+
     /** The mode assumed when the input names none or one this hook does not know. */
     public static final String DEFAULT_MODE = "default";
 
@@ -22,6 +29,7 @@ public final class CallContext {
     private final boolean writesInDefaultMode;
     private final boolean blockReadsOutside;
     private final java.util.List<FileRule> fileRules;
+    private final String shell;
 
     /**
      * @param declaredMode the hook input's {@code permission_mode} as written; null when absent. {@code manual}, the
@@ -57,6 +65,20 @@ public final class CallContext {
      */
     public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside,
                        java.util.List<FileRule> fileRules) {
+        this(declaredMode, writesInDefaultMode, blockReadsOutside, fileRules, BASH);
+    }
+
+    /**
+     * @param declaredMode        as for {@link #CallContext(String)}
+     * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
+     * @param blockReadsOutside   Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} is on
+     * @param fileRules           the deny and ask rules of Claude Code's file tools
+     * @param shell               the shell Claude Code runs the command in: {@link #ZSH}, else {@link #BASH}
+     *                            (settings.ClaudeCodeShell reads it from the hook's environment)
+     */
+    public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside,
+                       java.util.List<FileRule> fileRules, String shell) {
+        this.shell = ZSH.equals(shell) ? ZSH : BASH;
         this.fileRules = java.util.List.copyOf(fileRules);
         this.blockReadsOutside = blockReadsOutside;
         this.declaredMode = declaredMode;
@@ -88,6 +110,12 @@ public final class CallContext {
     /** The permission mode the rules act on: one of {@link #KNOWN_MODES}. */
     public String getPermissionMode() { return permissionMode; }
 
+    /** The shell Claude Code runs the command in: {@link #BASH} or {@link #ZSH}. */
+    public String getShell() { return shell; }
+
+    /** True when the command runs in zsh. */
+    public boolean isZsh() { return ZSH.equals(shell); }
+
     /** The {@code permission_mode} as the hook input wrote it, or null. */
     public String getDeclaredMode() { return declaredMode; }
 
@@ -95,6 +123,6 @@ public final class CallContext {
     public String toString() {
         return "CallContext(permissionMode=" + permissionMode
                 + (declaredMode != null && !declaredMode.equals(permissionMode) ? ", declared=" + declaredMode : "")
-                + ")";
+                + (isZsh() ? ", shell=zsh" : "") + ")";
     }
 }

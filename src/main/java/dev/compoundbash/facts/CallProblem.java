@@ -28,6 +28,11 @@ public final class CallProblem {
     public static final String UNMODELLED = "unmodelled";
     /** The command holds Unicode whitespace, which can make it read differently from how it looks. */
     public static final String UNICODE_WHITESPACE = "unicode whitespace";
+    /**
+     * Claude Code runs the command in zsh and it holds a form zsh reads differently from bash
+     * ({@link ZshDifferences}): nothing in it is approved, and under a deny or ask rule it asks.
+     */
+    public static final String ZSH_READS_OTHERWISE = "zsh reads otherwise";
 
     private final String kind;
     private final String message;

@@ -8,6 +8,7 @@ import dev.compoundbash.facts.SubCommand;
 import dev.compoundbash.rules.Decider;
 import dev.compoundbash.rules.RuleEngine;
 import dev.compoundbash.settings.PermissionSettings;
+import dev.compoundbash.settings.ClaudeCodeShell;
 import dev.compoundbash.settings.SettingsLoader;
 
 import java.io.InputStream;
@@ -144,9 +145,11 @@ public final class HookRunner {
         for (String note : UserRules.notes(env)) log.log("rules: " + note);
         RuleEngine engine = engines.engine(UserRules.files(env), env);
         for (String e : engine.compileErrors()) log.log("rules: user rules do not compile: " + e);
+        ClaudeCodeShell.Choice shell = ClaudeCodeShell.of(env);
+        log.log("shell: " + shell.describe());
         Decider.Verdict v = decide(new Decider.Call(input.command(), input.cwd(), input.permissionMode(), settings,
-                env.get("TMPDIR"), env.get("HOME")), engine, log);
-        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), input.command(), v,
+                env.get("TMPDIR"), env.get("HOME"), shell.kind()), engine, log);
+        decisions.record(input.sessionId(), input.cwd(), input.permissionMode(), shell.kind(), input.command(), v,
                 (System.nanoTime() - start) / 1000);
         if (!v.defers()) return HookOutput.json(v.outcome(), v.reason());
         if (v.judgement() == null) return HookOutput.message(notJudged("an internal error"));

@@ -6,6 +6,7 @@ import dev.compoundbash.facts.Environment;
 import dev.compoundbash.facts.FactExtractor;
 import dev.compoundbash.facts.Facts;
 import dev.compoundbash.facts.PermissionRule;
+import dev.compoundbash.facts.ZshDifferences;
 import dev.compoundbash.settings.PermissionSettings;
 import dev.compoundbash.shell.ParseException;
 import dev.compoundbash.shell.Parser;
@@ -40,9 +41,17 @@ public final class Decider {
      * @param settings       the permission settings
      * @param tmpDir         {@code $TMPDIR}, for macOS's /tmp aliases; may be null
      * @param home           {@code $HOME}, which {@code ~} and {@code $HOME} name in paths; null when not known
+     * @param shell          the shell Claude Code runs the command in ({@code bash} or {@code zsh};
+     *                       settings.ClaudeCodeShell reads it from the environment); null is bash
      */
     public record Call(String command, String cwd, String permissionMode, PermissionSettings settings,
-                       String tmpDir, String home) {
+                       String tmpDir, String home, String shell) {
+        /** A call run by bash. */
+        public Call(String command, String cwd, String permissionMode, PermissionSettings settings, String tmpDir,
+                    String home) {
+            this(command, cwd, permissionMode, settings, tmpDir, home, null);
+        }
+
         /** A call whose home directory is not known (paths through {@code ~} are then unknown). */
         public Call(String command, String cwd, String permissionMode, PermissionSettings settings, String tmpDir) {
             this(command, cwd, permissionMode, settings, tmpDir, null);
@@ -100,7 +109,8 @@ public final class Decider {
         PermissionSettings settings = call.settings();
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
         CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
-                settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()));
+                settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()),
+                call.shell());
         List<CallProblem> problems = new ArrayList<>();
         for (String u : settings.unreadable()) problems.add(new CallProblem(CallProblem.SETTINGS_UNREADABLE, u));
         Script script = null;
@@ -124,6 +134,12 @@ public final class Decider {
                                 call.home()));
                 facts = x.facts();
                 problems.addAll(x.problems());
+                if (context.isZsh()) {
+                    List<String> differ = ZshDifferences.find(script, command);
+                    if (!differ.isEmpty()) {
+                        problems.add(new CallProblem(CallProblem.ZSH_READS_OTHERWISE, String.join("; ", differ)));
+                    }
+                }
             } catch (ParseException e) {
                 parseError = e;
                 problems.add(new CallProblem(CallProblem.PARSE_ERROR, e.getMessage()));

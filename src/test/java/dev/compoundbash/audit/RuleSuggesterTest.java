@@ -51,7 +51,7 @@ class RuleSuggesterTest {
         Files.createDirectories(home.resolve(".claude"));
         Files.createDirectories(project);
         Files.writeString(home.resolve(".claude/settings.json"), SETTINGS);
-        env = Map.of("HOME", home.toString());
+        env = Map.of("HOME", home.toString(), "SHELL", "/bin/bash");   // a bash user's log (zsh: ZshGuardTest)
         for (String c : COMMANDS) {
             String input = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Map.of(
                     "tool_name", "Bash", "hook_event_name", "PreToolUse", "session_id", "gen", "cwd", project.toString(),

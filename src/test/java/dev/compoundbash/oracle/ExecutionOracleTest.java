@@ -66,7 +66,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * being fixed elsewhere ({@link KnownGap}) to {@code target/oracle-known-gaps.txt} ({@code -Doracle.noKnownGaps=true}
  * fails them too). Budget {@code
  * -Doracle.commands} (2,000 in {@code mvn test}, set in pom.xml; {@code -Poracle} and {@code -Pfuzz} 100,000), seed {@code -Doracle.seed}, classes
- * {@code -Doracle.classes=a,b}. Skipped when bubblewrap cannot run here.
+ * {@code -Doracle.classes=a,b}, shell {@code -Doracle.replica=bash|zsh} (each command runs in the replica of Claude
+ * Code's shell, {@link ClaudeShellReplica}, and is judged for that shell; default: plain {@code bash -c}). Skipped when
+ * bubblewrap cannot run here.
  */
 class ExecutionOracleTest {
     static final String[] SHIMMED = {"git", "grep", "curl", "rm", "npm", "ls", "cat", "wc", "sort", "head", "sed",
@@ -103,7 +105,12 @@ class ExecutionOracleTest {
     }
 
     /** The sandbox's fixed layout: the work and outside directories the hook judges against, and the tools. */
-    record Layout(Path base, Path shims, Path real, Path work, Path outside, Path home, Path etc, boolean trace) {
+    record Layout(Path base, Path shims, Path real, Path work, Path outside, Path home, Path etc, boolean trace,
+                  ClaudeShellReplica replica) {
+        /** The same layout running its commands in {@code replica} (Claude Code's shell), or in plain bash (null). */
+        Layout in(ClaudeShellReplica replica) {
+            return new Layout(base, shims, real, work, outside, home, etc, trace, replica);
+        }
     }
 
     /** Counts of one class. */
@@ -132,7 +139,15 @@ class ExecutionOracleTest {
         Random r = new Random(seed);
         Path base = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "exec-oracle-");
         try {
-            run(total, seed, r, layout(base));
+            Layout lay = layout(base);
+            // -Doracle.replica=bash|zsh: run every command the way Claude Code runs it (its snapshot, eval, stdin
+            // from /dev/null, bfs and ugrep; zsh with its setopts), and judge it for that shell (issue 19)
+            String replica = System.getProperty("oracle.replica", "");
+            if (!replica.isEmpty()) {
+                Assumptions.assumeTrue(ClaudeShellReplica.available(replica), replica + " is not installed");
+                lay = lay.in(ClaudeShellReplica.create(replica, ClaudeShellReplica.UserConfig.REPRESENTATIVE, base));
+            }
+            run(total, seed, r, lay);
         } finally {
             if (!Boolean.getBoolean("oracle.keep")) deleteTree(base);
         }
@@ -214,7 +229,7 @@ class ExecutionOracleTest {
             PermissionSettings ps = gen.rules(r, g.cls(), additional);
             if (r.nextInt(10) == 0) ps = ps.withWritesInDefaultMode(true);
             Decider.Verdict v = HookRunner.decide(new Decider.Call(g.command(), lay.work().toString(), mode, ps, null,
-                    lay.home().toString()), engine, quiet);
+                    lay.home().toString(), lay.replica() == null ? null : lay.replica().shell()), engine, quiet);
             judging += System.nanoTime() - j0;
             ClassCount cc = counts.get(g.cls());
             cc.generated++;
@@ -393,7 +408,12 @@ class ExecutionOracleTest {
         Path etc = Files.createDirectories(base.resolve("etc"));
         Files.writeString(etc.resolve("profile"), "curl from-etc-profile\n");
         Files.writeString(etc.resolve("bash.bashrc"), "curl from-etc-bashrc\n");
-        return new Layout(base, shims, real, work, outside, home, etc, ExecTrace.available());
+        // the replica's grep function runs ugrep (recorded, then read back as grep: ClaudeShellReplica.asCalled), its
+        // find function bfs (a real wrapper, like find)
+        shim(shims.resolve("ugrep"), "", 0, readerAction(1 + ClaudeShellReplica.UGREP_PREFIX.size()));
+        Path bfs = ClaudeShellReplica.find("bfs");
+        if (bfs != null) Files.createSymbolicLink(real.resolve("bfs"), bfs);
+        return new Layout(base, shims, real, work, outside, home, etc, ExecTrace.available(), null);
     }
 
     /**
@@ -414,15 +434,18 @@ class ExecutionOracleTest {
             int i = j.c().index();
             Files.createDirectories(recs.resolve(String.valueOf(i)));
             Files.createDirectories(recs.resolve("trace-" + i));
-            input.append(i).append('\0').append(j.c().command()).append('\0');
+            String c = j.c().command();
+            input.append(i).append('\0').append(lay.replica() == null ? c : lay.replica().script(c, ClaudeShellReplica.CWD_FILE))
+                    .append('\0');
         }
         Files.writeString(recs.resolve("commands"), input, StandardCharsets.UTF_8);
+        String shell = lay.replica() == null ? "/bin/bash" : lay.replica().program().toString();
         String strace = lay.trace() ? "/usr/bin/strace " + String.join(" ", ExecTrace.STRACE.stream()
                 .map(o -> "'" + o + "'").toList()) + " -o \"$2/trace-$i/t\" " : "";
         String driver = WAITGROUP
                 + "cd \"$1\"; while IFS= read -r -d '' i && IFS= read -r -d '' c; do "
                 + "ORACLE_REC=\"$2/$i\" HOME=\"$5\" PATH=\"$3:$4\" /usr/bin/timeout -s KILL 5 " + strace
-                + "/bin/bash -c \"$c\" </dev/null >/dev/null 2>&1 & g=$!; wait $g; waitgroup $g; done < \"$2/commands\"";
+                + shell + " -c \"$c\" </dev/null >/dev/null 2>&1 & g=$!; wait $g; waitgroup $g; done < \"$2/commands\"";
         List<String> bwrap = new ArrayList<>(List.of("bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev",
                 "--proc", "/proc", "--bind", work.toString(), lay.work().toString(), "--bind", outside.toString(),
                 lay.outside().toString(), "--bind", recs.toString(), recs.toString(), "--ro-bind",
@@ -575,7 +598,9 @@ class ExecutionOracleTest {
 
     /** Writes that are no file of the boundary: devices, /proc, and the oracle's own recordings. */
     private static boolean ignoredWrite(String path, Layout lay) {
-        return path.equals("/dev/null") || path.startsWith("/dev/pts/") || path.equals("/dev/ptmx")
+        return path.equals("/dev/null") || path.equals(ClaudeShellReplica.CWD_FILE)
+                || (path.startsWith("/tmp/zsh") && path.indexOf('/', 5) < 0)   // zsh's here-document files ($TMPPREFIX)
+                || path.startsWith("/dev/pts/") || path.equals("/dev/ptmx")
                 || path.equals("/dev/tty") || path.startsWith("/proc/")
                 || path.startsWith(lay.base().resolve("rec-").toString());
     }
@@ -675,7 +700,7 @@ class ExecutionOracleTest {
                 // bytes that are not UTF-8 ($'\xbb') as the hook holds them (AnsiC.text: one stand-in per byte)
                 String text = dev.compoundbash.shell.AnsiC.text(Files.readAllBytes(f));
                 if (text.endsWith("\0")) text = text.substring(0, text.length() - 1);
-                List<String> argv = new ArrayList<>(Arrays.asList(text.split("\0", -1)));
+                List<String> argv = new ArrayList<>(ClaudeShellReplica.asCalled(Arrays.asList(text.split("\0", -1))));
                 // a decoy reached through a changed PATH: never the command the hook saw
                 if (f.getFileName().toString().startsWith("alt-")) argv.set(0, DECOY + argv.get(0));
                 out.add(argv);
@@ -783,7 +808,7 @@ class ExecutionOracleTest {
                 // path boundaries: a script a user's rule approves (Bash(source *), Bash(bash *)) read from beyond
                 // the working directory (../outside/script.sh, ~/.bashrc)
                 new KnownGap("script-read-outside", "*", java.util.regex.Pattern.compile(
-                        "ALLOW but (bash|sh) read \\S+/outside/(script\\.sh|home/\\.\\w+),"),
+                        "ALLOW but (bash|sh|zsh) read \\S+/outside/(script\\.sh|home/\\.\\w+),"),
                         "path boundaries: a script file beyond the working directory read by source/bash"),
                 // deny matching through dynamic words (being fixed in parallel): a constant reached through a
                 // default (${x:-push}), an array element, a word joined to literal text (${x}sh), a copy (y=$x);
