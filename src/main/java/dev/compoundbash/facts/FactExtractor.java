@@ -38,9 +38,9 @@ public final class FactExtractor {
         PathResolver resolver = new PathResolver(targets, env.home());
         ProgramKnowledge knowledge = ProgramKnowledge.builtIn();
         walk = new WalkPass(sink);
-        flow = new FlowPass(sink, walk, resolver, knowledge, targets.roots().get(0));
+        flow = new FlowPass(sink, walk, resolver, targets.roots().get(0));
         unwrap = new UnwrapPass(sink, walk, flow, knowledge);
-        paths = new PathPass(sink, targets, resolver, knowledge);
+        paths = new PathPass(sink, targets, resolver);
         walk.connect(flow, new WalkPass.Later() {
             @Override
             public int simpleCommand(WalkPass.Reached command) {
@@ -59,10 +59,11 @@ public final class FactExtractor {
         });
         unwrap.connect(new UnwrapPass.Later() {
             @Override
-            public void operands(SubCommand sc, UnwrapPass.Reach reach, WalkPass.Pipe pipe) {
-                paths.operands(sc, reach, pipe, flow.shellState());
+            public void operands(SubCommand sc, ProgramKnowledge.Reading reading, UnwrapPass.Reach reach,
+                                 WalkPass.Pipe pipe) {
+                paths.operands(sc, reading, reach, pipe, flow.shellState());
                 // then, for cd/pushd/popd, the directories later relative paths may be taken against
-                flow.directoryChange(sc, reach.otherDirectory());
+                flow.directoryChange(sc, reading, reach.otherDirectory());
             }
 
             @Override

@@ -49,7 +49,6 @@ final class FlowPass implements WalkPass.Flow {
     private final FactSink sink;
     private final WalkPass walk;
     private final PathResolver paths;
-    private final ProgramKnowledge knowledge;
     /**
      * The directories a relative path may be taken against at this point of the walk: the start directory, and
      * every directory an earlier cd/pushd may have moved to (kept, since a cd in a subshell or a failed cd leaves
@@ -118,14 +117,12 @@ final class FlowPass implements WalkPass.Flow {
      * @param sink      where the facts go
      * @param walk      the walk whose position (source, command, context) the flow's facts refer to
      * @param paths     resolves a cd's operand
-     * @param knowledge reads cd's operands
      * @param start     the working directory the call starts in
      */
-    FlowPass(FactSink sink, WalkPass walk, PathResolver paths, ProgramKnowledge knowledge, Path start) {
+    FlowPass(FactSink sink, WalkPass walk, PathResolver paths, Path start) {
         this.sink = sink;
         this.walk = walk;
         this.paths = paths;
-        this.knowledge = knowledge;
         this.bases = List.of(start);
     }
 
@@ -595,8 +592,10 @@ final class FlowPass implements WalkPass.Flow {
     private void integerDeclarations(Node root) {
         for (Command.Simple c : Walker.all(root, Command.Simple.class)) {
             if (c.words().isEmpty()) continue;
+            // the name first: most commands are no declaration, and their other words need not be read
+            Arg name = Arg.of(c.words().get(0), source());
+            if (name.dynamic() || !Parser.DECLARATION.contains(name.text())) continue;
             List<Arg> args = Arg.of(c.words(), source());
-            if (args.get(0).dynamic() || !Parser.DECLARATION.contains(args.get(0).text())) continue;
             if (!declaresInteger(args)) continue;
             for (VariableWrites.Operand o : VariableWrites.nameOperands(args)) {
                 String n = VariableWrites.nameOf(o.text());
@@ -811,16 +810,17 @@ final class FlowPass implements WalkPass.Flow {
      * against.
      *
      * @param sc             the command
+     * @param reading        what its program does with its words (null when its name is only known at run time)
      * @param otherDirectory a wrapper runs it in another directory: it moves nothing known here
      */
-    void directoryChange(SubCommand sc, boolean otherDirectory) {
+    void directoryChange(SubCommand sc, ProgramKnowledge.Reading reading, boolean otherDirectory) {
         if (sc.isDynamicName()) return;
-        String name = sc.getBaseName();
+        String name = reading.baseName();
         if (!WalkPass.DIRECTORY_CHANGERS.contains(name)) return;
         if (!otherDirectory) directories(bases, true);
         if (otherDirectory || bases == null) return;
         List<ProgramTable.Operand> target = name.equals("popd") ? List.of()
-                : knowledge.read(sc.getArgs(), sc.getAssignments()).directoryOperand();
+                : reading.directoryOperand();
         if (target.isEmpty() || target.get(0).arg().dynamic() && target.get(0).arg().homeSuffix() == null) {
             directories(null, directoryChanged); // popd, cd -, cd "$d": somewhere only known at run time
             return;

@@ -25,31 +25,30 @@ final class PathPass {
     private final FactSink sink;
     private final RedirectTargets targets;
     private final PathResolver paths;
-    private final ProgramKnowledge knowledge;
     /** The last {@link UnwrapPass.FindPaths} asked about and the answer: the tree walk is made once per payload. */
     private UnwrapPass.FindPaths lastFind;
     private boolean lastFound;
 
-    PathPass(FactSink sink, RedirectTargets targets, PathResolver paths, ProgramKnowledge knowledge) {
+    PathPass(FactSink sink, RedirectTargets targets, PathResolver paths) {
         this.sink = sink;
         this.targets = targets;
         this.paths = paths;
-        this.knowledge = knowledge;
     }
 
     /**
      * The {@link PathOperand}s of {@code sc} when its program's path operands are known, each resolved by
      * {@link PathResolver} against the directories it may run in.
      *
-     * @param sc    the command
-     * @param reach how unwrapping reached it
-     * @param pipe  what the pipeline element before it writes
-     * @param state the shell state where it runs
+     * @param sc      the command
+     * @param reading what its program does with its words (null when its name is only known at run time)
+     * @param reach   how unwrapping reached it
+     * @param pipe    what the pipeline element before it writes
+     * @param state   the shell state where it runs
      */
-    void operands(SubCommand sc, UnwrapPass.Reach reach, WalkPass.Pipe pipe, ShellState state) {
+    void operands(SubCommand sc, ProgramKnowledge.Reading reading, UnwrapPass.Reach reach, WalkPass.Pipe pipe,
+                  ShellState state) {
         if (sc.isDynamicName()) return;
-        String name = sc.getBaseName();
-        ProgramKnowledge.Reading reading = knowledge.read(sc.getArgs(), sc.getAssignments());
+        String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
         if (p == null) return;
         List<Path> here = reach.otherDirectory() ? null : state.bases();

@@ -72,10 +72,18 @@ final class ProgramKnowledge {
         private final List<String> environment;
         private WrapperGrammar.Unwrapped wrapper;
         private boolean wrapperRead;
+        private String base;
 
         private Reading(List<Arg> args, List<String> environment) {
             this.args = args;
             this.environment = environment;
+        }
+
+        /** The program's name without its directory ({@code /bin/rm} is {@code rm}). */
+        String baseName() {
+            String b = base;
+            if (b == null) base = b = WrapperGrammar.baseName(args.get(0).text());
+            return b;
         }
 
         /**
@@ -100,7 +108,7 @@ final class ProgramKnowledge {
          * from standard input (bash(1) "INVOCATION"); so do {@code source /dev/stdin} and {@code . /dev/stdin}.
          */
         boolean readsScriptFromStandardInput() {
-            String base = WrapperGrammar.baseName(args.get(0).text());
+            String base = baseName();
             // source /dev/stdin <<< 'cmd' and . /dev/stdin run standard input as a script in this shell
             boolean source = (base.equals("source") || base.equals(".")) && args.size() >= 2
                     && !args.get(1).dynamic() && STDIN_FILES.contains(args.get(1).text());
@@ -128,9 +136,7 @@ final class ProgramKnowledge {
          * @return the kind of the unreadable script ({@code bash <stdin}, {@code source $f}), or null
          */
         String hiddenScript() {
-            String n = args.get(0).text();
-            int slash = n.lastIndexOf('/');
-            String base = slash >= 0 && slash < n.length() - 1 ? n.substring(slash + 1) : n;
+            String base = baseName();
             if (!base.equals("source") && !base.equals(".") && !SHELLS.contains(base)) return null;
             List<String> argv = Arg.texts(args);
             String kind = null;
@@ -167,10 +173,7 @@ final class ProgramKnowledge {
 
         /** The program's entry among those whose path operands Claude Code checks, or null. */
         PathCheckedProgram pathChecked() {
-            String n = args.get(0).text();
-            int slash = n.lastIndexOf('/');
-            String base = slash >= 0 && slash < n.length() - 1 ? n.substring(slash + 1) : n;
-            return ProgramTable.programs().get(base);
+            return ProgramTable.programs().get(baseName());
         }
 
         /**

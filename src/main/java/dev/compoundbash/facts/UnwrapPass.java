@@ -35,8 +35,11 @@ final class UnwrapPass {
 
     /** What this pass hands the path pass. */
     interface Later {
-        /** The path operands of a command made here (a simple command or a payload), reached as {@code reach} says. */
-        void operands(SubCommand sc, Reach reach, WalkPass.Pipe pipe);
+        /**
+         * The path operands of a command made here (a simple command or a payload), reached as {@code reach} says;
+         * {@code reading} is what its program does with its words (null when its name is only known at run time).
+         */
+        void operands(SubCommand sc, ProgramKnowledge.Reading reading, Reach reach, WalkPass.Pipe pipe);
 
         /** A file a wrapper writes itself ({@code time -o FILE}), as a {@link Redirect}. */
         void writes(int commandId, String option, String path, boolean dynamic);
@@ -152,7 +155,7 @@ final class UnwrapPass {
         SubCommand sc = commandFact(id, args, dynamicName, r.raw(), r.top(), role, -1, false, r.assignments(),
                 r.context(), evaluated);
         sink.subCommands.add(sc);
-        later.operands(sc, reach, r.pipe());
+        later.operands(sc, reading, reach, r.pipe());
         // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
         if (!dynamicName && sc.getBaseName().equals("find")) {
             for (WrapperGrammar.Action a : reading.findActions()) {
@@ -309,7 +312,7 @@ final class UnwrapPass {
             }
             reach = new Reach(reach.privilegeId(), reach.inline(), reach.wrapperDepth(), reach.inCandidate(),
                     reach.otherDirectory(), findPaths, xargsReplace);
-            later.operands(payload, reach, r.pipe());
+            later.operands(payload, reading, reach, r.pipe());
             reach = reach.withCandidate(reach.inCandidate() || p.candidate());
             try {
                 if (inner != null) unwrap(payload, inner, pargs, r, evaluated);
