@@ -287,6 +287,18 @@ public record Arg(String text, boolean isStatic, boolean glob, boolean brace, St
         return words.stream().map(w -> of(w, source)).toList();
     }
 
+    /**
+     * The texts of several words: what {@code argv} holds.
+     *
+     * @param args the words
+     * @return their {@link #text()}s, in order
+     */
+    public static List<String> texts(List<Arg> args) {
+        List<String> out = new java.util.ArrayList<>(args.size());
+        for (Arg a : args) out.add(a.text());
+        return out;
+    }
+
     /** Walks the parts in order, keeping the literal prefix until the first part whose value is unknown. */
     private static final class Builder {
         final StringBuilder prefix = new StringBuilder();

@@ -11,6 +11,8 @@ import java.util.List;
  * runs ({@link #getWrapperId()} names the {@link Wrapper}).
  */
 public final class SubCommand {
+    /** What the program does with its words: the other lines it reads as ({@link ProgramKnowledge}). */
+    private static final ProgramKnowledge KNOWLEDGE = ProgramKnowledge.builtIn();
     private final int id;
     private final List<String> argv;
     private final List<Arg> args;
@@ -106,9 +108,9 @@ public final class SubCommand {
         forms.addAll(alternatives);
         for (List<String> form : forms) {
             if (form != this.argv) more.add(String.join(" ", form));
-            List<String> stripped = GlobalOptions.strip(form);
+            List<String> stripped = KNOWLEDGE.withoutGlobalOptions(form);
             if (stripped != null) more.add(String.join(" ", stripped));
-            for (List<String> reading : ProgramReadings.of(form)) more.add(String.join(" ", reading));
+            for (List<String> reading : KNOWLEDGE.readings(form)) more.add(String.join(" ", reading));
         }
         if (!base.equals(this.argv.get(0))) {
             for (String m : List.copyOf(more)) {
@@ -144,12 +146,12 @@ public final class SubCommand {
             forms.add(base);
         }
         for (List<String> form : List.copyOf(forms)) {
-            List<String> stripped = GlobalOptions.strip(form);
+            List<String> stripped = KNOWLEDGE.withoutGlobalOptions(form);
             if (stripped != null) forms.add(stripped);
         }
         for (List<String> form : forms) {
             out.add(joinShape(form));
-            for (List<String> reading : ProgramReadings.of(form)) out.add(joinShape(reading));
+            for (List<String> reading : KNOWLEDGE.readings(form)) out.add(joinShape(reading));
         }
         if (!unknown) {
             // every word is known: only a reading in which the program may run any command adds a shape

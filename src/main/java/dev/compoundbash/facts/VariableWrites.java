@@ -93,6 +93,46 @@ public final class VariableWrites {
     }
 
     /**
+     * {@link #nameOperands(List, boolean[])} for a command's words as {@link Arg}s: a word is dynamic when it holds
+     * an expansion ({@link Arg#dynamic()}).
+     *
+     * @param args the words, args[0] the builtin's name
+     * @return the name operands, in order; empty for any other command
+     */
+    public static List<Operand> nameOperands(List<Arg> args) {
+        if (args.isEmpty() || args.get(0).dynamic() || !NAME_TAKERS.contains(args.get(0).text())) {
+            return new ArrayList<>();
+        }
+        return nameOperands(Arg.texts(args), dynamic(args));
+    }
+
+    /** The builtins {@link #nameOperands(List, boolean[])} reads; any other command names no variable. */
+    private static final Set<String> NAME_TAKERS = Set.of("read", "printf", "wait", "mapfile", "readarray",
+            "getopts", "unset", "export", "declare", "typeset", "local", "readonly");
+
+    /**
+     * {@link #byBuiltin(List, boolean[], List)} for a command's words as {@link Arg}s.
+     *
+     * @param args     the words, args[0] the builtin's name
+     * @param operands its {@link #nameOperands(List)}
+     * @return the names, as {@link #byBuiltin(List, boolean[])}
+     */
+    public static List<String> byBuiltin(List<Arg> args, List<Operand> operands) {
+        if (operands.isEmpty() && (args.isEmpty() || args.get(0).dynamic()
+                || !Parser.DECLARATION.contains(args.get(0).text()))) {
+            return new ArrayList<>();
+        }
+        return byBuiltin(Arg.texts(args), dynamic(args), operands);
+    }
+
+    /** Which words hold an expansion, for the readers here that take texts. */
+    private static boolean[] dynamic(List<Arg> args) {
+        boolean[] dyn = new boolean[args.size()];
+        for (int i = 0; i < dyn.length; i++) dyn[i] = args.get(i).dynamic();
+        return dyn;
+    }
+
+    /**
      * Which words of a builtin's argv are variable names (for the declaration builtins, {@code NAME=VALUE} words):
      * read's operands and {@code -a} value, printf's {@code -v} value, wait's {@code -p} value, mapfile's last
      * operand, getopts' second operand, unset's operands (not with {@code -f}), every operand of a declaration

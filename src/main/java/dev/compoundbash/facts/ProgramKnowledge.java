@@ -1,0 +1,199 @@
+package dev.compoundbash.facts;
+
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The one seam through which the extractor learns what a program does with its words: which other commands it
+ * runs and how (a wrapper's payloads, a shell's script), which files it writes, find's acting primaries, which
+ * words are paths and how they are opened, and the other ways its command line reads for deny and ask rules. The
+ * passes ask {@link #read(List, List)} and never a program table directly, so replacing the tables behind it (one
+ * schema per program, as data) changes this class only.
+ *
+ * <p>Today it delegates to {@link WrapperGrammar} (wrappers, runners, find), {@link ProgramTable} (path operands),
+ * {@link GlobalOptions} and {@link ProgramReadings} (other readings); {@link ConfigCode}, {@link OptionGrammar} and
+ * the tier tables ({@code rules.TierArguments}) are reached through those. It speaks their vocabulary
+ * ({@link WrapperGrammar.Unwrapped}, {@link ProgramTable.Operand}). What a shell does with its invocation (a script
+ * from standard input, from a file named at run time) follows bash(1) "INVOCATION".
+ */
+final class ProgramKnowledge {
+    private static final ProgramKnowledge BUILT_IN = new ProgramKnowledge();
+
+    /** Names of standard input as a file: a shell or {@code source} given one reads its script from stdin. */
+    private static final Set<String> STDIN_FILES = Set.of("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0");
+    /** Shells that read a script from standard input when given no script operand. */
+    private static final Set<String> SHELLS = Set.of("bash", "sh", "zsh", "dash", "ksh");
+    /** Shells that may not brace-expand: POSIX sh has no brace expansion, and sh is dash on Debian and Ubuntu. */
+    private static final Set<String> NO_BRACE_EXPANSION = Set.of("sh", "dash");
+
+    private ProgramKnowledge() {
+    }
+
+    /** The knowledge built into this build (the JSON tables and grammars under {@code rules/}). */
+    static ProgramKnowledge builtIn() {
+        return BUILT_IN;
+    }
+
+    /**
+     * What the program named by {@code args[0]} does with these words. The answer is computed as it is asked.
+     *
+     * @param args        the command's words, the name first (a name only known at run time is never read)
+     * @param environment the environment prefix in force, {@code NAME=VALUE} words
+     * @return the reading; never null
+     */
+    Reading read(List<Arg> args, List<String> environment) {
+        return new Reading(args, environment);
+    }
+
+    /** True when {@code name} is a shell: it runs a script, from {@code -c}, a file or standard input. */
+    boolean isShell(String name) {
+        return SHELLS.contains(name);
+    }
+
+    /** True when the shell {@code name} may do no brace expansion (POSIX sh; dash on Debian and Ubuntu). */
+    boolean mayLackBraceExpansion(String name) {
+        return NO_BRACE_EXPANSION.contains(name);
+    }
+
+    /** The form with the program's global options removed ({@code git -C d push} as {@code git push}), or null. */
+    List<String> withoutGlobalOptions(List<String> form) {
+        return GlobalOptions.strip(form);
+    }
+
+    /** The other readings of the form alone ({@link ProgramReadings}). */
+    List<List<String>> readings(List<String> form) {
+        return ProgramReadings.of(form);
+    }
+
+    /** What one program does with one command's words. */
+    static final class Reading {
+        private final List<Arg> args;
+        private final List<String> environment;
+        private WrapperGrammar.Unwrapped wrapper;
+        private boolean wrapperRead;
+        private String base;
+
+        private Reading(List<Arg> args, List<String> environment) {
+            this.args = args;
+            this.environment = environment;
+        }
+
+        /** The program's name without its directory ({@code /bin/rm} is {@code rm}). */
+        String baseName() {
+            String b = base;
+            if (b == null) base = b = WrapperGrammar.baseName(args.get(0).text());
+            return b;
+        }
+
+        /**
+         * The commands it runs: a wrapper's or runner's payloads, a shell's inline script, the files it writes
+         * itself ({@code time -o FILE}); null when the program runs no other command as far as the grammars know.
+         */
+        WrapperGrammar.Unwrapped wrapper() {
+            if (!wrapperRead) {
+                wrapper = WrapperGrammar.unwrap(args, environment);
+                wrapperRead = true;
+            }
+            return wrapper;
+        }
+
+        /** find's acting primaries ({@code -exec}, {@code -delete}, {@code -fprint} ...). */
+        List<WrapperGrammar.Action> findActions() {
+            return WrapperGrammar.findActions(args);
+        }
+
+        /**
+         * A shell given no {@code -c} and no script file (or {@code -s}, or {@code /dev/stdin}) reads its script
+         * from standard input (bash(1) "INVOCATION"); so do {@code source /dev/stdin} and {@code . /dev/stdin}.
+         */
+        boolean readsScriptFromStandardInput() {
+            String base = baseName();
+            // source /dev/stdin <<< 'cmd' and . /dev/stdin run standard input as a script in this shell
+            boolean source = (base.equals("source") || base.equals(".")) && args.size() >= 2
+                    && !args.get(1).dynamic() && STDIN_FILES.contains(args.get(1).text());
+            if (!SHELLS.contains(base) && !source) return false;
+            if (source) return true;
+            for (int i = 1; i < args.size(); i++) {
+                String a = args.get(i).text();
+                boolean dynamic = args.get(i).dynamic();
+                if (a.equals("-s")) break;
+                // bash /dev/stdin <<< 'cmd' reads its script from standard input too
+                if (!dynamic && STDIN_FILES.contains(a)) break;
+                if (dynamic || !(a.startsWith("-") || a.startsWith("+"))) {
+                    return false; // a script file operand (or one only known at run time)
+                }
+            }
+            return true;
+        }
+
+        /**
+         * A shell that reads its script from standard input that is no here-document or here-string the hook can
+         * read (a pipe, a file, the terminal: {@code echo 'rm -rf y' | bash}), or {@code source}/{@code .} of a
+         * file named only at run time ({@code . <(echo cmd)}, {@code source "$f"}, {@code . /dev/stdin}): code the
+         * hook cannot read runs. Only asked of a command that is not a wrapper.
+         *
+         * @return the kind of the unreadable script ({@code bash <stdin}, {@code source $f}), or null
+         */
+        String hiddenScript() {
+            String base = baseName();
+            if (!base.equals("source") && !base.equals(".") && !SHELLS.contains(base)) return null;
+            List<String> argv = Arg.texts(args);
+            String kind = null;
+            if (base.equals("source") || base.equals(".")) {
+                int i = 1;
+                if (i < argv.size() && argv.get(i).equals("--")) i++;
+                if (i < argv.size() && (args.get(i).dynamic() || STDIN_FILES.contains(argv.get(i)))) {
+                    kind = base + " " + argv.get(i);
+                }
+            } else if (SHELLS.contains(base)) {
+                kind = base + " <stdin";
+                for (int i = 1; i < argv.size(); i++) {
+                    String a = argv.get(i);
+                    boolean dynamic = args.get(i).dynamic();
+                    if (a.equals("-s")) break;
+                    if (!dynamic && STDIN_FILES.contains(a)) break;
+                    if (dynamic || a.startsWith("/dev/fd/") || a.startsWith("/proc/")) {
+                        // a script file named only at run time: bash <(curl ...), sh "$f"
+                        kind = base + " " + a;
+                        break;
+                    }
+                    if (!(a.startsWith("-") || a.startsWith("+"))) {
+                        kind = null; // a script file operand, or -c (a wrapper)
+                        break;
+                    }
+                    if (a.startsWith("-") && !a.startsWith("--") && a.indexOf('c') > 0) {
+                        kind = null;
+                        break;
+                    }
+                }
+            }
+            return kind;
+        }
+
+        /** The program's entry among those whose path operands Claude Code checks, or null. */
+        PathCheckedProgram pathChecked() {
+            return ProgramTable.programs().get(baseName());
+        }
+
+        /**
+         * The words it opens as files, with their access ({@link ProgramTable#operands}).
+         *
+         * @param program     {@link #pathChecked()}
+         * @param mayBeOption whether a word only known at run time may become an option
+         */
+        List<ProgramTable.Operand> pathOperands(PathCheckedProgram program, Predicate<Arg> mayBeOption) {
+            return ProgramTable.operands(program, args, mayBeOption);
+        }
+
+        /** The access of the words xargs appends to it ({@link ProgramTable#appendedAccess}). */
+        String appendedAccess(PathCheckedProgram program) {
+            return ProgramTable.appendedAccess(program, args);
+        }
+
+        /** The directory a cd, pushd or chdir moves to, read as cd reads its operands (empty: none). */
+        List<ProgramTable.Operand> directoryOperand() {
+            return ProgramTable.operands(ProgramTable.programs().get("cd"), args);
+        }
+    }
+}
