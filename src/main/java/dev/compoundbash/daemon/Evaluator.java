@@ -38,9 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Protocol 1, all files inside one private runtime directory ({@link Protocol#runtimeDirectory}, mode 0700):
  * <ol>
- *   <li>The client writes {@code c.ID.env} (NUL-separated {@code NAME=value}: {@code PROTO}, {@code JAR},
- *       {@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR}, {@code CLAUDE_COMPOUND_LOG},
- *       {@code TMPDIR}) and {@code c.ID.in} (the hook input JSON), creates the FIFO {@code c.ID.fifo} and opens it
+ *   <li>The client writes {@code c.ID.env} (NUL-separated {@code NAME=value}: {@code PROTO}, {@code JAR}, and
+ *       those of {@link Protocol#SENT_VARIABLES} that are set: {@code HOME}, {@code CLAUDE_PROJECT_DIR}, ...,
+ *       {@code COMPOUND_BASH_AGENT} for another agent's hook) and {@code c.ID.in} (the hook input JSON), creates the FIFO {@code c.ID.fifo} and opens it
  *       read-write (so a reply can never be lost), where ID is its process id.</li>
  *   <li>It writes the line {@code CB1 ID\n} to the FIFO {@code req}. Lines are far shorter than {@code PIPE_BUF}
  *       (POSIX: at least 512 bytes), so concurrent requests never interleave (POSIX {@code write()}, pipes).</li>
@@ -210,6 +210,12 @@ public final class Evaluator {
         }
         // Without an absolute cwd a cold run would judge in its own working directory, which this process lacks.
         if (parsed != null && parsed.isBash() && (parsed.cwd() == null || !parsed.cwd().startsWith("/"))) {
+            return "cold";
+        }
+        // Another agent's call (docs/AGENTS.md) likewise, whatever its tool is called.
+        String agent = env.get(dev.compoundbash.hook.AgentHook.AGENT_ENV);
+        if (agent != null && !agent.isEmpty() && parsed != null
+                && (parsed.cwd() == null || !parsed.cwd().startsWith("/"))) {
             return "cold";
         }
         Map<String, String> requestEnv = new HashMap<>(env);

@@ -31,7 +31,8 @@ public final class Protocol {
     public static final String STARTING = "starting";
     /** The environment variables a client sends; nothing else of its environment reaches the evaluator. */
     public static final List<String> SENT_VARIABLES = List.of("HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR",
-            "CLAUDE_COMPOUND_LOG", "TMPDIR");
+            "CLAUDE_COMPOUND_LOG", "TMPDIR", "COMPOUND_BASH_AGENT", "COMPOUND_BASH_SETTINGS", "XDG_CONFIG_HOME",
+            "CODEX_HOME", "GEMINI_CLI_HOME", "SHELL");
 
     private Protocol() {
     }

@@ -40,9 +40,18 @@ public final class Decider {
      * @param settings       the permission settings
      * @param tmpDir         {@code $TMPDIR}, for macOS's /tmp aliases; may be null
      * @param home           {@code $HOME}, which {@code ~} and {@code $HOME} name in paths; null when not known
+     * @param agent          the agent whose hook asked ({@link CallContext#getAgent()}); null: Claude Code
+     * @param shell          the shell that runs the command ({@link CallContext#getShell()}); null: bash
+     * @param event          the hook event ({@link CallContext#getEvent()}); null: PreToolUse
      */
     public record Call(String command, String cwd, String permissionMode, PermissionSettings settings,
-                       String tmpDir, String home) {
+                       String tmpDir, String home, String agent, String shell, String event) {
+        /** A call of Claude Code's PreToolUse hook, whose shell is bash. */
+        public Call(String command, String cwd, String permissionMode, PermissionSettings settings,
+                    String tmpDir, String home) {
+            this(command, cwd, permissionMode, settings, tmpDir, home, null, null, null);
+        }
+
         /** A call whose home directory is not known (paths through {@code ~} are then unknown). */
         public Call(String command, String cwd, String permissionMode, PermissionSettings settings, String tmpDir) {
             this(command, cwd, permissionMode, settings, tmpDir, null);
@@ -100,7 +109,8 @@ public final class Decider {
         PermissionSettings settings = call.settings();
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
         CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
-                settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()));
+                settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()),
+                call.agent(), call.shell(), call.event());
         List<CallProblem> problems = new ArrayList<>();
         Script script = null;
         ParseException parseError = null;
