@@ -217,7 +217,8 @@ class Suite:
             e2e.write(os.path.join(home, rc), ". %s\n" % shlex.quote(env_file))
         env = {"HOME": home, "PATH": self.path, "SHELL": shutil.which("bash") or "/bin/bash", "TERM": "dumb",
                "LANG": "C.UTF-8", "USER": "root", "LOGNAME": "root", "XDG_RUNTIME_DIR": xdg, "NO_COLOR": "1",
-               "E2E_CALLS": os.path.join(rec, "calls.log"), "COMPOUND_BASH_TRACE": "1"}
+               "E2E_CALLS": os.path.join(rec, "calls.log"), "COMPOUND_BASH_TRACE": "1",
+               "E2E_SECRET": "e2e-secret-not-real"}
         for k in ("JAVA_HOME", "TZ"):
             if os.environ.get(k):
                 env[k] = os.environ[k]

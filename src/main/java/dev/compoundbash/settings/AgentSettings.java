@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  */
 public final class AgentSettings {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern COPILOT_SHELL = Pattern.compile("^\\s*shell\\s*\\((.*)\\)\\s*$", Pattern.DOTALL);
+    private static final Pattern COPILOT_SHELL = Pattern.compile("^\\s*shell\\s*(?:\\((.*)\\))?\\s*$", Pattern.DOTALL);
 
     /**
      * The settings, and compound-bash's per-agent options.
@@ -139,7 +139,8 @@ public final class AgentSettings {
 
     /**
      * A rule string in Claude Code's syntax: Copilot CLI's {@code shell(ARG)} is {@code Bash(ARG)} (its {@code :*}
-     * prefix form is Claude Code's legacy one); everything else as written.
+     * prefix form is Claude Code's legacy one), {@code shell} alone every command ({@code Bash(*)}); everything else as
+     * written.
      *
      * @param rule the rule as written
      * @return the rule in Claude Code's syntax
@@ -147,7 +148,7 @@ public final class AgentSettings {
     public static String claudeSyntax(String rule) {
         Matcher m = COPILOT_SHELL.matcher(rule);
         if (!m.matches()) return rule.strip();
-        String arg = m.group(1).strip();
+        String arg = m.group(1) == null ? "" : m.group(1).strip();
         return arg.isEmpty() ? "Bash(*)" : "Bash(" + arg + ")";
     }
 
