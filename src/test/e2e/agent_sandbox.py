@@ -78,7 +78,7 @@ def run_case(cfg):
               sandbox.snapshot(outside, skip=skip_out))
     if cfg.get("hook"):
         result["warm_up"] = warm_up(cfg["hook"], work)
-    server = mock_agents.serve(cfg["mock"], cfg["command"], os.path.join(rec, "mock.jsonl"))
+    server = mock_agents.serve(cfg["mock"], cfg["command"], os.path.join(rec, "mock.jsonl"), cfg.get("tool_args"))
     port = str(server.server_address[1])
     for f in cfg.get("port_files") or []:
         with open(f, encoding="utf-8") as fh:

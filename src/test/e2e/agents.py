@@ -21,11 +21,13 @@ What it checks, per case and agent:
 Exit status: 0 when every case passed, 1 when one failed, 2 on a usage or setup error.
 
 Cases (JSONL, `#` lines skipped): `id`, `command`; `allow`, `ask`, `deny` (compound-bash's own settings file, with the
-hook only), `setup`, `cwd` as for e2e.py; and one object per agent, `codex`, `gemini`, `copilot` (a case without the
+hook only), `setup`, `cwd` as for e2e.py; `before` (commands the model runs first, each its own shell call, in the same
+session: what the agent's shell keeps between calls); and one object per agent, `codex`, `gemini`, `copilot` (a case without the
 agent's object is not run for it): `expected`, `native`, `with_hook` (a value or a list), `prompt_removed`, `why`,
 `args` (extra command-line arguments of the client), `rules` (Codex: a rules file's text, ~/.codex/rules/case.rules),
 `policy` (Gemini CLI: a policy file's text, ~/.gemini/policies/case.toml), `settings` (merged into the agent's own
-settings file). Both runs get the agent's own rules; only the hook run gets compound-bash's.
+settings file), `tool_args` (Codex: more arguments of the model's exec_command call, e.g. `sandbox_permissions:
+"require_escalated"`, which with `--approve-for-me` makes Codex ask: its PermissionRequest hook). Both runs get the agent's own rules; only the hook run gets compound-bash's.
 
 Clients: $COMPOUND_BASH_E2E_CODEX / _GEMINI / _COPILOT when set (an executable), else the npm package at the
 version in AGENTS below, installed once with npm into ${XDG_CACHE_HOME:-~/.cache}/compound-bash-e2e/agents/.
@@ -278,9 +280,11 @@ class Suite:
         setup = case.get("setup")
         if isinstance(setup, list):
             setup = "\n".join(setup)
+        before = [m(x) for x in case.get("before") or []]
         cfg = {"run": run, "work": work, "home": home, "rec": rec, "start": start, "client": self.client,
-               "args": args, "env": env, "timeout": self.opts.timeout, "command": as_run["command"],
-               "mock": AGENTS[agent]["mock"], "hook": hook, "port_files": port_files, "home_skip": list(HOME_SKIP),
+               "args": args, "env": env, "timeout": self.opts.timeout,
+               "command": before + [as_run["command"]] if before else as_run["command"],
+               "mock": AGENTS[agent]["mock"], "tool_args": block.get("tool_args"), "hook": hook, "port_files": port_files, "home_skip": list(HOME_SKIP),
                "setup": m(setup) if setup else None,
                "setup_env": {"HOME": home, "PATH": self.path, "LANG": "C.UTF-8", "WORK": work,
                              "OUTSIDE": os.path.join(run, e2e.OUTSIDE[0])}}
@@ -345,7 +349,8 @@ def json_lines(text):
 def outcome(agent, rec):
     """(outcome, reason, output) of the call, as the client reported it."""
     if agent == "codex":
-        for o in json_lines(e2e.read(os.path.join(rec, "mock.jsonl"))):
+        last = [o for o in json_lines(e2e.read(os.path.join(rec, "mock.jsonl"))) if o.get("results")]
+        for o in last[-1:]:
             if o.get("results"):
                 text = o.get("result") or ""
                 if "blocked by PreToolUse hook" in text:
@@ -355,7 +360,7 @@ def outcome(agent, rec):
                 return "refused", text, None
         return None, None, None
     if agent == "gemini":
-        for o in json_lines(e2e.read(os.path.join(rec, "client.out"))):
+        for o in [o for o in json_lines(e2e.read(os.path.join(rec, "client.out"))) if o.get("type") == "tool_result"][-1:]:
             if o.get("type") == "tool_result":
                 if o.get("status") == "success":
                     return "ran", None, cut(o.get("output"), 1000)
@@ -366,7 +371,9 @@ def outcome(agent, rec):
                     return "refused", o.get("output"), None
                 return "refused", msg, None
         return None, None, None
-    for o in json_lines(e2e.read(os.path.join(rec, "client.out"))):
+    done = [o for o in json_lines(e2e.read(os.path.join(rec, "client.out")))
+            if o.get("type") == "tool.execution_complete" and (o.get("data") or {}).get("toolCallId")]
+    for o in done[-1:]:
         if o.get("type") == "tool.execution_complete" and (o.get("data") or {}).get("toolCallId"):
             d = o["data"]
             if d.get("success"):

@@ -27,9 +27,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 FINAL_TEXT = "Done."
 
 
-def serve(kind, command, log_path):
-    """Starts the mock on 127.0.0.1 in a daemon thread; returns the server (call shutdown() to stop it)."""
+def serve(kind, command, log_path, tool_args=None):
+    """Starts the mock on 127.0.0.1 in a daemon thread; returns the server (call shutdown() to stop it). `command` may
+    be a list: one call each, in turn, each after the previous one's result (the last is the case's). tool_args are
+    more arguments of the shell call (Codex: {"sandbox_permissions": "require_escalated", "justification": ...} asks
+    to run outside the sandbox)."""
     lock = threading.Lock()
+    commands = command if isinstance(command, list) else [command]
 
     def log(entry):
         with lock, open(log_path, "a", encoding="utf-8") as f:
@@ -99,9 +103,10 @@ def serve(kind, command, log_path):
                 self.wfile.flush()
 
             event({"type": "response.created", "response": {"id": rid}})
-            if not outs and any(t in tools for t in ("exec_command", "shell_command", "shell")):
+            if len(outs) < len(commands) and any(t in tools for t in ("exec_command", "shell_command", "shell")):
+                command = commands[len(outs)]
                 if "exec_command" in tools:
-                    name, args = "exec_command", {"cmd": command}
+                    name, args = "exec_command", dict({"cmd": command}, **(tool_args or {}))
                 elif "shell_command" in tools:
                     name, args = "shell_command", {"command": command}
                 else:
@@ -130,7 +135,8 @@ def serve(kind, command, log_path):
             log(entry)
             if path.endswith(":countTokens"):
                 return self.send_json(200, {"totalTokens": 10})
-            if not resps and tools:
+            if len(resps) < len(commands) and tools:
+                command = commands[len(resps)]
                 part = {"functionCall": {"name": "run_shell_command",
                                          "args": {"command": command, "description": "run the case's command"}}}
             else:
@@ -156,7 +162,8 @@ def serve(kind, command, log_path):
             log(entry)
             if not path.endswith("/chat/completions"):
                 return self.send_json(404, {"error": {"message": "mock"}})
-            if "bash" in tools and not results:
+            if "bash" in tools and len(results) < len(commands):
+                command = commands[len(results)]
                 msg = {"role": "assistant", "content": None, "tool_calls": [{
                     "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
                     "function": {"name": "bash", "arguments": json.dumps(

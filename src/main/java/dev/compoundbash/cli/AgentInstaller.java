@@ -258,6 +258,148 @@ public final class AgentInstaller {
         return backup;
     }
 
+    // ---- doctor ---------------------------------------------------------------------------------------------------
+
+    /**
+     * The doctor's check of one agent: where its hook of ours is (user and project scope), whether the agent will run
+     * it (Codex: the feature on and the hook trusted; Gemini CLI: hooks enabled and ours not disabled), whether its
+     * command's launcher exists, and the rules its hook applies ({@link dev.compoundbash.settings.AgentSettings}).
+     *
+     * @param agent      {@code codex}, {@code gemini} or {@code copilot}
+     * @param env        the environment
+     * @param projectDir the project directory
+     * @param always     report even when nothing of ours is installed ({@code doctor --agent})
+     * @return the check, or null when nothing is installed and {@code always} is false
+     */
+    static Doctor.Check check(String agent, Map<String, String> env, Path projectDir, boolean always) {
+        String name = "agent " + agent;
+        List<String> details = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        String fix = null;
+        int found = 0;
+        for (boolean project : new boolean[]{false, true}) {
+            Files2 f;
+            try {
+                f = files(agent, project, env, projectDir);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            JsonNode root;
+            try {
+                root = parse(f.hooks(), read(f.hooks()));
+            } catch (IOException e) {
+                if (Files.exists(f.hooks())) problems.add(e.getMessage());
+                continue;
+            }
+            List<String> commands = new ArrayList<>();
+            List<String> events = new ArrayList<>();
+            switch (agent) {
+                case "codex" -> {
+                    for (String ev : CODEX_EVENTS) {
+                        JsonNode groups = root.path("hooks").path(ev);
+                        for (int gi = 0; gi < groups.size(); gi++) {
+                            JsonNode inner = groups.get(gi).path("hooks");
+                            for (int hi = 0; hi < inner.size(); hi++) {
+                                String c = inner.get(hi).path("command").asText("");
+                                if (!ours(agent).matcher(c).matches()) continue;
+                                commands.add(c);
+                                events.add(ev);
+                                String want = codexHash(ev, groups.get(gi).path("matcher").isTextual()
+                                        ? groups.get(gi).get("matcher").asText() : null, c,
+                                        inner.get(hi).path("timeout").asInt(600));
+                                String have;
+                                try {
+                                    have = trustedHash(read(f.trust()), codexKey(f.hooks(), ev, gi, hi));
+                                } catch (IOException e) {
+                                    have = null;
+                                }
+                                if (!want.equals(have)) {
+                                    problems.add(ev + " hook in " + f.hooks() + " is " + (have == null ? "not trusted"
+                                            : "changed since it was trusted") + ": Codex does not run it");
+                                    fix = "run install --agent codex again (it writes the trust), or trust it in "
+                                            + "Codex with /hooks";
+                                }
+                            }
+                        }
+                    }
+                    try {
+                        String toml = read(f.trust());
+                        if (toml.matches("(?s).*(?m)^\\s*\\[features\\][^\\[]*^\\s*(codex_)?hooks\\s*=\\s*false.*")) {
+                            problems.add(f.trust() + " turns hooks off ([features] hooks = false)");
+                            fix = "remove hooks = false from [features] in " + f.trust();
+                        }
+                    } catch (IOException e) {
+                        // reported with the hook file
+                    }
+                }
+                case "gemini" -> {
+                    JsonNode g = find(root.path("hooks").path("BeforeTool"), agent);
+                    if (g != null) {
+                        for (JsonNode h : g.path("hooks")) {
+                            if (ours(agent).matcher(h.path("command").asText("")).matches()) {
+                                commands.add(h.path("command").asText());
+                                events.add("BeforeTool");
+                                for (JsonNode d : root.path("hooksConfig").path("disabled")) {
+                                    if (d.asText().equals(h.path("name").asText("-"))
+                                            || d.asText().equals(h.path("command").asText())) {
+                                        problems.add(f.hooks() + " lists the hook in hooksConfig.disabled");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if (root.path("hooksConfig").path("enabled").isBoolean()
+                            && !root.path("hooksConfig").path("enabled").asBoolean()) {
+                        problems.add(f.hooks() + " turns hooks off (hooksConfig.enabled: false)");
+                    }
+                }
+                default -> {
+                    for (JsonNode h : root.path("hooks").path("preToolUse")) {
+                        if (ours(agent).matcher(h.path("bash").asText("")).matches()) {
+                            commands.add(h.path("bash").asText());
+                            events.add("preToolUse");
+                        }
+                    }
+                }
+            }
+            if (commands.isEmpty()) continue;
+            found += commands.size();
+            details.add((project ? "project: " : "user: ") + f.hooks() + " (" + String.join(", ", events) + ")");
+            for (String c : commands) {
+                String launcher = launcherOf(c);
+                if (launcher != null && !Files.isRegularFile(Path.of(launcher))) {
+                    problems.add("the hook command's launcher " + launcher + " does not exist");
+                    fix = "run " + "install --agent " + agent + " again from the checkout in use";
+                }
+            }
+        }
+        if (found == 0) {
+            if (!always && problems.isEmpty()) return null;
+            return new Doctor.Check(name, problems.isEmpty() ? Doctor.Status.WARN : Doctor.Status.FAIL,
+                    "compound-bash's hook is not installed", problems,
+                    "compound-bash install --agent " + agent + " [--project]");
+        }
+        dev.compoundbash.settings.AgentSettings.Loaded l =
+                dev.compoundbash.settings.AgentSettings.load(agent, env, projectDir);
+        details.add("rules: " + l.settings().allow().size() + " allow, " + l.settings().ask().size() + " ask, "
+                + l.settings().deny().size() + " deny from " + l.settings().filesRead());
+        details.addAll(l.settings().warnings());
+        if (!problems.isEmpty()) {
+            details.addAll(0, problems);
+            return new Doctor.Check(name, Doctor.Status.FAIL, agent + " will not run compound-bash's hook", details,
+                    fix != null ? fix : "see above");
+        }
+        return new Doctor.Check(name, l.settings().warnings().isEmpty() ? Doctor.Status.OK : Doctor.Status.WARN,
+                "hook installed" + (agent.equals("codex") ? " and trusted" : ""), details,
+                l.settings().warnings().isEmpty() ? null : "fix the rule files named above");
+    }
+
+    /** The launcher path of a hook command ({@code [env VAR=.. ] PATH/compound-bash hook ...}), or null. */
+    private static String launcherOf(String command) {
+        Matcher m = Pattern.compile("(?:^|\\s)'?([^\\s']*compound-bash)'?\\s+hook").matcher(command);
+        return m.find() && m.group(1).startsWith("/") ? m.group(1) : null;
+    }
+
     // ---- Codex trust ------------------------------------------------------------------------------------------
 
     /**
