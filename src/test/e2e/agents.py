@@ -355,6 +355,8 @@ def outcome(agent, rec):
                 text = o.get("result") or ""
                 if "blocked by PreToolUse hook" in text:
                     return "denied", text, None
+                if "rejected" in text and "Automatic approval review" not in text:
+                    return "denied", text, None       # Codex's exec policy or its own dangerous-command check
                 if re.search(r"(?m)^Process exited with code|^Exit code:|Process running with session", text):
                     return "ran", None, cut(text, 1000)
                 return "refused", text, None

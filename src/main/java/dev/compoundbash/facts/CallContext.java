@@ -135,6 +135,25 @@ public final class CallContext {
      */
     public String getEvent() { return event; }
 
+    private java.util.List<String> workingDirectories = java.util.List.of();
+
+    /**
+     * This context with the call's working directories: its {@code cwd} first, then the additional directories of
+     * the settings, absolute. Read by the rules of agents that path-check every word ({@code rules/agents.drl}).
+     *
+     * @param dirs the directories
+     * @return a copy
+     */
+    public CallContext withWorkingDirectories(java.util.List<String> dirs) {
+        CallContext c = new CallContext(declaredMode, writesInDefaultMode, blockReadsOutside, fileRules, agent, shell,
+                event);
+        c.workingDirectories = java.util.List.copyOf(dirs);
+        return c;
+    }
+
+    /** The working directories ({@link #withWorkingDirectories}); empty when not given. */
+    public java.util.List<String> getWorkingDirectories() { return workingDirectories; }
+
     /** The {@code permission_mode} as the hook input wrote it, or null. */
     public String getDeclaredMode() { return declaredMode; }
 

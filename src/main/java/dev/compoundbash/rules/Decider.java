@@ -110,7 +110,9 @@ public final class Decider {
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
         CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
                 settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()),
-                call.agent(), call.shell(), call.event());
+                call.agent(), call.shell(), call.event())
+                .withWorkingDirectories(workingDirectories(workingDirectory(call.cwd()),
+                        settings.additionalDirectories(), call.home()));
         List<CallProblem> problems = new ArrayList<>();
         Script script = null;
         ParseException parseError = null;
@@ -228,6 +230,29 @@ public final class Decider {
             }
         }
         return -1;
+    }
+
+    /**
+     * The call's working directories: {@code cwd}, then each additional directory (absolute, {@code ~/} the home
+     * directory, else relative to {@code cwd}), normalized.
+     *
+     * @param cwd        the working directory
+     * @param additional {@code additionalDirectories} as written
+     * @param home       the home directory, or null
+     * @return the directories as strings
+     */
+    static List<String> workingDirectories(Path cwd, List<String> additional, String home) {
+        List<String> out = new ArrayList<>();
+        out.add(cwd.normalize().toString());
+        for (String d : additional) {
+            try {
+                Path p = d.startsWith("~/") && home != null ? Path.of(home, d.substring(2)) : cwd.resolve(d);
+                out.add(p.normalize().toString());
+            } catch (RuntimeException e) {
+                // an unusable entry adds nothing
+            }
+        }
+        return out;
     }
 
     /** The working directory a call is judged in: {@code cwd} when absolute, else the process's own. */

@@ -65,6 +65,28 @@ class AgentRulesTest {
                 .isEqualTo("allow");
     }
 
+    /**
+     * Copilot CLI asks before a command naming a path outside its working directory (measured: cat ../outside.txt,
+     * cat link-etc), and honours a hook's allow over that: any such word keeps the command from approval there.
+     */
+    @Test
+    void copilotDefersForAnyWordNamingAPathOutside() throws Exception {
+        java.nio.file.Files.writeString(cwd.resolve("README.md"), "x\n");
+        java.nio.file.Path link = cwd.resolve("link-etc");
+        if (!java.nio.file.Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            java.nio.file.Files.createSymbolicLink(link, java.nio.file.Path.of("/etc/hostname"));
+        }
+        for (String c : List.of("wc -l README.md", "echo \"$(wc -l < README.md)\"", "ls -la", "echo hi 2>/dev/null")) {
+            assertThat(decide(c, List.of(), List.of(), "copilot", "bash", "PreToolUse").outcome()).as(c).isEqualTo("allow");
+        }
+        for (String c : List.of("echo /etc/hostname", "wc -c link-etc", "basename ../x",
+                "grep --file=/etc/hostname x README.md", "ls sub/../../")) {
+            Decider.Verdict v = decide(c, List.of(), List.of(), "copilot", "bash", "PreToolUse");
+            assertThat(v.outcome()).as(c).isEqualTo("defer");
+        }
+        assertThat(decide("echo /etc/hostname", List.of(), List.of(), null, null, null).outcome()).isEqualTo("allow");
+    }
+
     /** A command the hook cannot read asks for another agent while deny rules are in force; defers otherwise. */
     @Test
     void anUnreadableCommandAsksUnderDenyRulesForAnotherAgent() {
