@@ -57,7 +57,7 @@ import e2e  # noqa: E402  (the work directory, the stand-ins, case loading)
 REPO = e2e.REPO
 PROMPT = "Run the command."
 OUTCOMES = ("ran", "refused", "denied")
-DECISIONS = ("allow", "deny", "ask", "defer")
+DECISIONS = ("allow", "deny", "ask", "defer", "none")   # none: the agent never called the hook
 
 AGENTS = {
     "codex": {"package": "@openai/codex", "version": "0.169.0", "bin": "codex", "mock": "responses"},
@@ -455,7 +455,7 @@ def judge(agent, case, runs):
         fails.append("prompt_removed: expected natively refused, hook allow and ran; got native %s, hook %s, "
                      "with hook %s" % (nat["outcome"], decision, hk["outcome"]))
     stricter = nat["outcome"] == "ran" and hk["outcome"] in ("refused", "denied")
-    if hk["outcome"] != "error" and decision == "none":
+    if hk["outcome"] != "error" and decision == "none" and "none" not in (exp or []):
         fails.append("the hook did not run (no decision in its log)")
     wu = hk.get("warm_up")
     if wu and not wu.get("warm"):
