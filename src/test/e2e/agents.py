@@ -27,7 +27,8 @@ agent's object is not run for it): `expected`, `native`, `with_hook` (a value or
 `args` (extra command-line arguments of the client), `rules` (Codex: a rules file's text, ~/.codex/rules/case.rules),
 `policy` (Gemini CLI: a policy file's text, ~/.gemini/policies/case.toml), `settings` (merged into the agent's own
 settings file), `tool_args` (Codex: more arguments of the model's exec_command call, e.g. `sandbox_permissions:
-"require_escalated"`, which with `--approve-for-me` makes Codex ask: its PermissionRequest hook). Both runs get the agent's own rules; only the hook run gets compound-bash's.
+"require_escalated"`, which with `--approve-for-me` makes Codex ask: its PermissionRequest hook). Both runs get the
+agent's own rules; only the hook run gets compound-bash's. `expected: "none"`: the agent never calls the hook.
 
 Clients: $COMPOUND_BASH_E2E_CODEX / _GEMINI / _COPILOT when set (an executable), else the npm package at the
 version in AGENTS below, installed once with npm into ${XDG_CACHE_HOME:-~/.cache}/compound-bash-e2e/agents/.
@@ -284,7 +285,8 @@ class Suite:
         cfg = {"run": run, "work": work, "home": home, "rec": rec, "start": start, "client": self.client,
                "args": args, "env": env, "timeout": self.opts.timeout,
                "command": before + [as_run["command"]] if before else as_run["command"],
-               "mock": AGENTS[agent]["mock"], "tool_args": block.get("tool_args"), "hook": hook, "port_files": port_files, "home_skip": list(HOME_SKIP),
+               "mock": AGENTS[agent]["mock"], "tool_args": block.get("tool_args"), "hook": hook,
+               "port_files": port_files, "home_skip": list(HOME_SKIP),
                "setup": m(setup) if setup else None,
                "setup_env": {"HOME": home, "PATH": self.path, "LANG": "C.UTF-8", "WORK": work,
                              "OUTSIDE": os.path.join(run, e2e.OUTSIDE[0])}}
