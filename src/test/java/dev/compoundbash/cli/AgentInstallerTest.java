@@ -106,6 +106,35 @@ class AgentInstallerTest {
         assertThat(AgentInstaller.uninstall("copilot", f)).noneMatch(HookInstaller.Edit::changes);
     }
 
+    /** doctor: installed and trusted is ok; a changed trust or hooks turned off fails, saying how to fix it. */
+    @Test
+    void doctorChecksEachAgent(@TempDir Path home) throws Exception {
+        Map<String, String> env = Map.of("HOME", home.toString());
+        assertThat(AgentInstaller.check("codex", env, home, false)).isNull();
+        assertThat(AgentInstaller.check("codex", env, home, true).status()).isEqualTo(Doctor.Status.WARN);
+        AgentInstaller.Files2 f = AgentInstaller.files("codex", false, env, home);
+        String cmd = "/nonexistent/bin/compound-bash hook --agent codex";
+        apply(AgentInstaller.install("codex", f, cmd));
+        Doctor.Check c = AgentInstaller.check("codex", env, home, false);
+        assertThat(c.status()).isEqualTo(Doctor.Status.FAIL);
+        assertThat(c.details()).anyMatch(d -> d.contains("does not exist"));
+        Path launcher = home.resolve("cb/bin/compound-bash");
+        Files.createDirectories(launcher.getParent());
+        Files.writeString(launcher, "#!/bin/sh\n");
+        apply(AgentInstaller.uninstall("codex", f));
+        apply(AgentInstaller.install("codex", f, launcher + " hook --agent codex"));
+        assertThat(AgentInstaller.check("codex", env, home, false).status()).isEqualTo(Doctor.Status.OK);
+        Files.writeString(f.trust(), Files.readString(f.trust()).replaceFirst("sha256:[0-9a-f]+", "sha256:00"));
+        Doctor.Check changed = AgentInstaller.check("codex", env, home, false);
+        assertThat(changed.status()).isEqualTo(Doctor.Status.FAIL);
+        assertThat(changed.details()).anyMatch(d -> d.contains("changed since it was trusted"));
+        AgentInstaller.Files2 g = AgentInstaller.files("gemini", false, env, home);
+        apply(AgentInstaller.install("gemini", g, launcher + " hook --agent gemini"));
+        assertThat(AgentInstaller.check("gemini", env, home, false).status()).isEqualTo(Doctor.Status.OK);
+        Files.writeString(g.hooks(), Files.readString(g.hooks()).replaceFirst("\\{", "{\"hooksConfig\": {\"enabled\": false},"));
+        assertThat(AgentInstaller.check("gemini", env, home, false).status()).isEqualTo(Doctor.Status.FAIL);
+    }
+
     @Test
     void oursMatchesOnlyTheAgentsHook() {
         assertThat(AgentInstaller.ours("codex").matcher("/x/bin/compound-bash hook --agent codex").matches()).isTrue();
