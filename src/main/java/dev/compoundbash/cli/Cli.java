@@ -67,11 +67,15 @@ public final class Cli {
     static final class Hook implements Callable<Integer> {
         static PrintStream out = System.out;
 
+        @picocli.CommandLine.Option(names = "--agent", paramLabel = "AGENT",
+                description = "Speak another agent's hook protocol: codex, gemini or copilot (docs/AGENTS.md).")
+        String agent;
+
         @Override
         public Integer call() {
             PrintStream real = out;
             System.setOut(System.err);
-            return new HookRunner(System.getenv(), Version.get()).run(System.in, real);
+            return new HookRunner(Main.hookEnvironment(System.getenv(), agent), Version.get()).run(System.in, real);
         }
     }
 }

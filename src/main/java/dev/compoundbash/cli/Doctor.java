@@ -107,7 +107,25 @@ public final class Doctor {
         out.add(rules());
         out.add(logs());
         if (roundTrip) out.add(roundTrip());
+        for (String agent : dev.compoundbash.hook.AgentProtocol.AGENTS) {
+            Check c = AgentInstaller.check(agent, env, Path.of("").toAbsolutePath(), agents.contains(agent));
+            if (c != null) out.add(c);
+        }
         return out;
+    }
+
+    /** The agents whose check {@code doctor --agent} asks for even when nothing of ours is installed there. */
+    private List<String> agents = List.of();
+
+    /**
+     * Reports these agents' hooks even where none is installed.
+     *
+     * @param names {@code codex}, {@code gemini}, {@code copilot}
+     * @return this
+     */
+    public Doctor withAgents(List<String> names) {
+        this.agents = List.copyOf(names);
+        return this;
     }
 
     // ---- java ---------------------------------------------------------------------------------------------------

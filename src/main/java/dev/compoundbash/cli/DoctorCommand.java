@@ -29,6 +29,11 @@ public final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--no-round-trip", description = "Skip the decision round trip through the hook process.")
     boolean noRoundTrip;
 
+    @Option(names = "--agent", paramLabel = "AGENT", split = ",",
+            description = "Also check these agents' hooks where none is installed: codex, gemini, copilot (agents "
+                    + "with compound-bash's hook are always checked).")
+    List<String> agents = List.of();
+
     /**
      * Runs the checks and prints them.
      *
@@ -37,7 +42,7 @@ public final class DoctorCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws Exception {
-        List<Doctor.Check> checks = new Doctor(System.getenv(), !noRoundTrip).run();
+        List<Doctor.Check> checks = new Doctor(System.getenv(), !noRoundTrip).withAgents(agents).run();
         boolean broken = checks.stream().anyMatch(c -> c.status() == Doctor.Status.FAIL);
         if (json) {
             ObjectMapper m = new ObjectMapper();

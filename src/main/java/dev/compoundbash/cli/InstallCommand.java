@@ -22,10 +22,11 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * {@code compound-bash install [--user|--project] [--dry-run] [--command CMD]} and {@code uninstall}: add or
- * remove the PreToolUse hook entry in the user's {@code settings.json} ({@code $CLAUDE_CONFIG_DIR} or
- * {@code $HOME/.claude}) or the project's ({@code $CLAUDE_PROJECT_DIR}, else the current directory,
- * {@code .claude/settings.json}), through {@link HookInstaller}.
+ * {@code compound-bash install [--user|--project] [--dry-run] [--command CMD] [--agent AGENT]} and
+ * {@code uninstall}: add or remove the PreToolUse hook entry in the user's {@code settings.json}
+ * ({@code $CLAUDE_CONFIG_DIR} or {@code $HOME/.claude}) or the project's ({@code $CLAUDE_PROJECT_DIR}, else the
+ * current directory, {@code .claude/settings.json}), through {@link HookInstaller}; with {@code --agent codex|gemini|
+ * copilot}, that agent's hook configuration instead ({@link AgentInstaller}).
  */
 public final class InstallCommand {
     static PrintStream out = System.out;
@@ -109,6 +110,45 @@ public final class InstallCommand {
         return 0;
     }
 
+    /**
+     * Installs or removes the hook of another agent ({@link AgentInstaller}): every edit's diff with
+     * {@code --dry-run}, else each file written after a backup.
+     *
+     * @return the exit status: 0, or 2 when a file cannot be edited
+     */
+    static int agentEdits(String what, String agent, Scope scope, boolean dryRun, Map<String, String> env,
+                          String command) throws IOException {
+        try {
+            AgentInstaller.Files2 f = AgentInstaller.files(agent, scope != null && scope.project, env,
+                    Path.of("").toAbsolutePath());
+            java.util.List<HookInstaller.Edit> edits = what.equals("install")
+                    ? AgentInstaller.install(agent, f, command) : AgentInstaller.uninstall(agent, f);
+            boolean any = edits.stream().anyMatch(HookInstaller.Edit::changes);
+            if (!any) {
+                out.println(f.hooks() + ": " + what + " (" + agent + ") already done, nothing changed");
+                return 0;
+            }
+            for (HookInstaller.Edit e : edits) {
+                if (!e.changes()) continue;
+                if (dryRun) {
+                    out.print(e.diff());
+                    continue;
+                }
+                Path backup = AgentInstaller.apply(e);
+                out.println(e.file() + ": " + what + " (" + agent + ") done"
+                        + (backup != null ? " (backup: " + backup + ")" : ""));
+            }
+            if (!dryRun && what.equals("install") && agent.equals("codex")) {
+                out.println(f.trust() + ": the hooks are trusted (Codex runs a hook only once it is trusted; "
+                        + "/hooks in Codex lists them)");
+            }
+            return 0;
+        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+            System.err.println("compound-bash " + what + ": " + e.getMessage());
+            return 2;
+        }
+    }
+
     /** {@code compound-bash install}. */
     @Command(name = "install", mixinStandardHelpOptions = true,
             description = "Add the compound-bash PreToolUse hook to settings.json (never twice; backup first).")
@@ -123,6 +163,11 @@ public final class InstallCommand {
                 description = "The hook command (default: this checkout's bin/compound-bash hook).")
         String command;
 
+        @Option(names = "--agent", paramLabel = "AGENT",
+                description = "Install into another agent instead of Claude Code: codex, gemini or copilot "
+                        + "(docs/AGENTS.md).")
+        String agent;
+
         @Override
         public Integer call() throws IOException {
             Map<String, String> env = System.getenv();
@@ -130,6 +175,10 @@ public final class InstallCommand {
             if (cmd == null) {
                 System.err.println("compound-bash install: cannot find bin/compound-bash; pass --command");
                 return 2;
+            }
+            if (agent != null) {
+                if (command == null) cmd = cmd + " --agent " + agent;
+                return agentEdits("install", agent, scope, dryRun, env, cmd);
             }
             // the plugin route already runs the hook: a settings entry would run it a second time on every call
             Registrations.Found found = Registrations.find(settingsRead(env), env);
@@ -169,8 +218,13 @@ public final class InstallCommand {
         @Option(names = "--purge", description = "Also remove the cache, the runtime directory and the logs.")
         boolean purge;
 
+        @Option(names = "--agent", paramLabel = "AGENT",
+                description = "Remove the hook from another agent: codex, gemini or copilot.")
+        String agent;
+
         @Override
         public Integer call() throws IOException {
+            if (agent != null) return agentEdits("uninstall", agent, scope, dryRun, System.getenv(), null);
             Map<String, String> env = System.getenv();
             int rc;
             try {

@@ -17,7 +17,8 @@ import java.io.PrintStream;
 
 /**
  * Entry point. With no arguments and stdin not a terminal, or with the single argument {@code hook}, it runs the
- * PreToolUse hook without loading picocli (start-up cost). Everything else goes to the picocli commands of
+ * PreToolUse hook without loading picocli (start-up cost); {@code hook --agent codex|gemini|copilot} runs another
+ * agent's hook the same way. Everything else goes to the picocli commands of
  * {@link Cli}. In hook mode only the decision JSON reaches stdout: {@code System.out} is pointed at stderr before
  * anything else runs, so no library can write to the real stdout.
  *
@@ -32,12 +33,14 @@ public final class Main {
     /** Runs the command line {@code args} and exits with its status. */
     public static void main(String[] args) {
         PrintStream realOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
+        boolean agentHook = args.length == 3 && args[0].equals("hook") && args[1].equals("--agent");
         boolean hook = (args.length == 1 && args[0].equals("hook"))
-                || (args.length == 0 && !stdinIsTerminal());
+                || (args.length == 0 && !stdinIsTerminal()) || agentHook;
         if (hook) {
             System.setOut(System.err);
+            Map<String, String> env = hookEnvironment(System.getenv(), agentHook ? args[2] : null);
             long budget = Long.getLong("compoundbash.budgetMillis", 0);
-            int rc = budget > 0 ? hookWithin(budget, realOut) : new HookRunner(System.getenv(), Version.get())
+            int rc = budget > 0 ? hookWithin(budget, realOut, env) : new HookRunner(env, Version.get())
                     .run(System.in, realOut);
             realOut.flush();
             ClassDataArchive.checkAfterStart();
@@ -56,8 +59,7 @@ public final class Main {
      * Runs the hook on a worker thread and prints its answer, or the safe outcome when the answer is not ready
      * {@code budgetMillis} after this JVM started; whichever comes first is printed, once.
      */
-    private static int hookWithin(long budgetMillis, PrintStream realOut) {
-        Map<String, String> env = System.getenv();
+    private static int hookWithin(long budgetMillis, PrintStream realOut, Map<String, String> env) {
         long started = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli)
                 .orElse(System.currentTimeMillis());
         long deadline = Math.max(started + budgetMillis, System.currentTimeMillis() + 500);
@@ -94,6 +96,21 @@ public final class Main {
             Runtime.getRuntime().halt(0);
         }
         return 0;
+    }
+
+    /**
+     * The hook's environment: the process's, with {@code COMPOUND_BASH_AGENT} set to {@code agent} ({@code hook --agent
+     * NAME}) or removed (plain {@code hook}: Claude Code's protocol, whatever the environment says).
+     *
+     * @param env   the process environment
+     * @param agent the agent named on the command line, or null
+     * @return a copy
+     */
+    static java.util.Map<String, String> hookEnvironment(java.util.Map<String, String> env, String agent) {
+        java.util.Map<String, String> out = new java.util.HashMap<>(env);
+        if (agent == null) out.remove(dev.compoundbash.hook.AgentHook.AGENT_ENV);
+        else out.put(dev.compoundbash.hook.AgentHook.AGENT_ENV, agent);
+        return out;
     }
 
     private static boolean stdinIsTerminal() {

@@ -43,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>At start the evaluator makes {@value Protocol#SLOTS} reply FIFOs {@code r.N} and holds each open for
  *       writing as long as it runs; it writes {@code pid} (its pid, then {@code proto=2}) last.</li>
  *   <li>The client writes {@code c.ID.env} (NUL-separated {@code NAME=value}: {@code PROTO}, {@code JAR},
- *       {@code BUDGET}, and the variables of {@link Protocol#SENT_VARIABLES}) and {@code c.ID.in} (the hook input
+ *       {@code BUDGET}, and the variables of {@link Protocol#SENT_VARIABLES}, {@code COMPOUND_BASH_AGENT} among them
+ *       for another agent's hook) and {@code c.ID.in} (the hook input
  *       JSON), where ID is its process id. It claims a slot by creating {@code s.N} with its ID (sh's noclobber:
  *       {@code O_EXCL}), opens {@code r.N} for reading only (so the evaluator's exit is an end of file, never a hang),
  *       and writes {@code CB2 ID N\n} to the FIFO {@code req}. Lines are far shorter than {@code PIPE_BUF} (POSIX: at
@@ -352,6 +353,12 @@ public final class Evaluator {
         }
         // Without an absolute cwd a cold run would judge in its own working directory, which this process lacks.
         if (parsed != null && parsed.isBash() && (parsed.cwd() == null || !parsed.cwd().startsWith("/"))) {
+            return "cold";
+        }
+        // Another agent's call (docs/AGENTS.md) likewise, whatever its tool is called.
+        String agent = env.get(dev.compoundbash.hook.AgentHook.AGENT_ENV);
+        if (agent != null && !agent.isEmpty() && parsed != null
+                && (parsed.cwd() == null || !parsed.cwd().startsWith("/"))) {
             return "cold";
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -38,7 +38,8 @@ public final class Protocol {
      * CLAUDE_CODE_SHELL and PATH tell which shell Claude Code runs (settings.ClaudeCodeShell).
      */
     public static final List<String> SENT_VARIABLES = List.of("HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR",
-            "CLAUDE_COMPOUND_LOG", "CLAUDE_COMPOUND_DECISION_LOG", "TMPDIR", "SHELL", "CLAUDE_CODE_SHELL", "PATH");
+            "CLAUDE_COMPOUND_LOG", "CLAUDE_COMPOUND_DECISION_LOG", "TMPDIR", "SHELL", "CLAUDE_CODE_SHELL", "PATH",
+            "COMPOUND_BASH_AGENT", "COMPOUND_BASH_SETTINGS", "XDG_CONFIG_HOME", "CODEX_HOME", "GEMINI_CLI_HOME");
 
     private Protocol() {
     }

@@ -29,7 +29,12 @@ public final class CallContext {
     private final boolean writesInDefaultMode;
     private final boolean blockReadsOutside;
     private final java.util.List<FileRule> fileRules;
+    private final String agent;
     private final String shell;
+    private final String event;
+
+    /** The agent whose hook called: Claude Code (its PreToolUse hook), the default. */
+    public static final String CLAUDE_CODE = "claude-code";
 
     /**
      * @param declaredMode the hook input's {@code permission_mode} as written; null when absent. {@code manual}, the
@@ -69,6 +74,8 @@ public final class CallContext {
     }
 
     /**
+     * A context of Claude Code's PreToolUse hook.
+     *
      * @param declaredMode        as for {@link #CallContext(String)}
      * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
      * @param blockReadsOutside   Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} is on
@@ -78,7 +85,27 @@ public final class CallContext {
      */
     public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside,
                        java.util.List<FileRule> fileRules, String shell) {
-        this.shell = ZSH.equals(shell) ? ZSH : BASH;
+        this(declaredMode, writesInDefaultMode, blockReadsOutside, fileRules, CLAUDE_CODE, shell, "PreToolUse");
+    }
+
+    /**
+     * @param declaredMode        as for {@link #CallContext(String)}
+     * @param writesInDefaultMode the user's {@code compoundBash.approveWritesInDefaultMode} setting
+     * @param blockReadsOutside   Claude Code's {@code permissions.blockReadsOutsideWorkingDirectories} is on
+     * @param fileRules           the deny and ask rules of the file tools
+     * @param agent               the agent whose hook called: {@value #CLAUDE_CODE}, {@code codex}, {@code gemini},
+     *                            {@code copilot}; null means {@value #CLAUDE_CODE}
+     * @param shell               the shell that runs the command ({@code bash}, {@code zsh}, {@code sh},
+     *                            {@code powershell}, ...); null means {@value #BASH}
+     * @param event               the hook event that asked: {@code PreToolUse} (before the tool runs) or
+     *                            {@code PermissionRequest} (the agent is about to ask the user); null means
+     *                            {@code PreToolUse}
+     */
+    public CallContext(String declaredMode, boolean writesInDefaultMode, boolean blockReadsOutside,
+                       java.util.List<FileRule> fileRules, String agent, String shell, String event) {
+        this.agent = agent == null ? CLAUDE_CODE : agent;
+        this.shell = shell == null ? BASH : shell;
+        this.event = event == null ? "PreToolUse" : event;
         this.fileRules = java.util.List.copyOf(fileRules);
         this.blockReadsOutside = blockReadsOutside;
         this.declaredMode = declaredMode;
@@ -110,11 +137,45 @@ public final class CallContext {
     /** The permission mode the rules act on: one of {@link #KNOWN_MODES}. */
     public String getPermissionMode() { return permissionMode; }
 
-    /** The shell Claude Code runs the command in: {@link #BASH} or {@link #ZSH}. */
+    /**
+     * The agent whose hook asked: {@value #CLAUDE_CODE} (the default), {@code codex}, {@code gemini} or
+     * {@code copilot} (docs/AGENTS.md). {@code rules/agents.drl} reads it.
+     */
+    public String getAgent() { return agent; }
+
+    /**
+     * The shell that runs the command, as its front end knows it: {@code bash} (the default; what the parser reads),
+     * or another ({@code zsh}, {@code sh}, {@code powershell}, ...), whose reading may differ from bash's.
+     */
     public String getShell() { return shell; }
 
     /** True when the command runs in zsh. */
     public boolean isZsh() { return ZSH.equals(shell); }
+
+    /**
+     * The hook event: {@code PreToolUse} (before the tool runs), or {@code PermissionRequest} (Codex's hook before it
+     * asks the user; only an approval of what it asks about matters there).
+     */
+    public String getEvent() { return event; }
+
+    private java.util.List<String> workingDirectories = java.util.List.of();
+
+    /**
+     * This context with the call's working directories: its {@code cwd} first, then the additional directories of
+     * the settings, absolute. Read by the rules of agents that path-check every word ({@code rules/agents.drl}).
+     *
+     * @param dirs the directories
+     * @return a copy
+     */
+    public CallContext withWorkingDirectories(java.util.List<String> dirs) {
+        CallContext c = new CallContext(declaredMode, writesInDefaultMode, blockReadsOutside, fileRules, agent, shell,
+                event);
+        c.workingDirectories = java.util.List.copyOf(dirs);
+        return c;
+    }
+
+    /** The working directories ({@link #withWorkingDirectories}); empty when not given. */
+    public java.util.List<String> getWorkingDirectories() { return workingDirectories; }
 
     /** The {@code permission_mode} as the hook input wrote it, or null. */
     public String getDeclaredMode() { return declaredMode; }
@@ -123,6 +184,8 @@ public final class CallContext {
     public String toString() {
         return "CallContext(permissionMode=" + permissionMode
                 + (declaredMode != null && !declaredMode.equals(permissionMode) ? ", declared=" + declaredMode : "")
-                + (isZsh() ? ", shell=zsh" : "") + ")";
+                + (agent.equals(CLAUDE_CODE) ? "" : ", agent=" + agent + ", event=" + event)
+                + (shell.equals(BASH) ? "" : ", shell=" + shell)
+                + ")";
     }
 }

@@ -50,7 +50,9 @@ public final class HookRunner {
 
     /**
      * @param env     the process environment ({@code HOME}, {@code CLAUDE_PROJECT_DIR}, {@code CLAUDE_CONFIG_DIR},
-     *                {@code CLAUDE_COMPOUND_LOG}, {@code CLAUDE_COMPOUND_DECISION_LOG}); the JVM's {@code user.home} is never used
+     *                {@code CLAUDE_COMPOUND_LOG}, {@code CLAUDE_COMPOUND_DECISION_LOG}; {@code COMPOUND_BASH_AGENT}
+     *                names another agent, whose protocol {@link AgentHook} then speaks); the JVM's {@code user.home}
+     *                is never used
      * @param version the version written on each log line
      */
     public HookRunner(Map<String, String> env, String version) {
@@ -76,6 +78,16 @@ public final class HookRunner {
      * @return the exit code: always 0
      */
     public int run(InputStream in, PrintStream out) {
+        String agent = env.get(AgentHook.AGENT_ENV);
+        if (agent != null && !agent.isEmpty() && !agent.equals(dev.compoundbash.facts.CallContext.CLAUDE_CODE)) {
+            if (AgentProtocol.of(agent) == null) {
+                HookLog log = HookLog.open(env, version);
+                log.log("DEFER: unknown agent " + HookLog.escape(agent) + " (" + AgentHook.AGENT_ENV + ")");
+                log.close();
+                return 0;
+            }
+            return new AgentHook(agent, env, version, engines).run(in, out);
+        }
         long start = System.nanoTime();
         HookLog log = HookLog.open(env, version);
         DecisionLog decisions = DecisionLog.open(env, version);

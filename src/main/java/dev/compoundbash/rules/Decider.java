@@ -41,15 +41,22 @@ public final class Decider {
      * @param settings       the permission settings
      * @param tmpDir         {@code $TMPDIR}, for macOS's /tmp aliases; may be null
      * @param home           {@code $HOME}, which {@code ~} and {@code $HOME} name in paths; null when not known
-     * @param shell          the shell Claude Code runs the command in ({@code bash} or {@code zsh};
-     *                       settings.ClaudeCodeShell reads it from the environment); null is bash
+     * @param agent          the agent whose hook asked ({@link CallContext#getAgent()}); null: Claude Code
+     * @param shell          the shell that runs the command ({@link CallContext#getShell()}); null: bash
+     * @param event          the hook event ({@link CallContext#getEvent()}); null: PreToolUse
      */
     public record Call(String command, String cwd, String permissionMode, PermissionSettings settings,
-                       String tmpDir, String home, String shell) {
-        /** A call run by bash. */
+                       String tmpDir, String home, String agent, String shell, String event) {
+        /** A call of Claude Code's PreToolUse hook, whose shell is bash. */
+        public Call(String command, String cwd, String permissionMode, PermissionSettings settings,
+                    String tmpDir, String home) {
+            this(command, cwd, permissionMode, settings, tmpDir, home, null, null, null);
+        }
+
+        /** A call of Claude Code's PreToolUse hook run by {@code shell} ({@code bash} or {@code zsh}). */
         public Call(String command, String cwd, String permissionMode, PermissionSettings settings, String tmpDir,
-                    String home) {
-            this(command, cwd, permissionMode, settings, tmpDir, home, null);
+                    String home, String shell) {
+            this(command, cwd, permissionMode, settings, tmpDir, home, null, shell, null);
         }
 
         /** A call whose home directory is not known (paths through {@code ~} are then unknown). */
@@ -110,7 +117,9 @@ public final class Decider {
         List<PermissionRule> rules = permissionRules(settings.allow(), settings.ask(), settings.deny());
         CallContext context = new CallContext(call.permissionMode(), settings.writesInDefaultMode(),
                 settings.blockReadsOutside(), fileRules(settings, workingDirectory(call.cwd()), call.home()),
-                call.shell());
+                call.agent(), call.shell(), call.event())
+                .withWorkingDirectories(workingDirectories(workingDirectory(call.cwd()),
+                        settings.additionalDirectories(), call.home()));
         List<CallProblem> problems = new ArrayList<>();
         for (String u : settings.unreadable()) problems.add(new CallProblem(CallProblem.SETTINGS_UNREADABLE, u));
         Script script = null;
@@ -235,6 +244,29 @@ public final class Decider {
             }
         }
         return -1;
+    }
+
+    /**
+     * The call's working directories: {@code cwd}, then each additional directory (absolute, {@code ~/} the home
+     * directory, else relative to {@code cwd}), normalized.
+     *
+     * @param cwd        the working directory
+     * @param additional {@code additionalDirectories} as written
+     * @param home       the home directory, or null
+     * @return the directories as strings
+     */
+    static List<String> workingDirectories(Path cwd, List<String> additional, String home) {
+        List<String> out = new ArrayList<>();
+        out.add(cwd.normalize().toString());
+        for (String d : additional) {
+            try {
+                Path p = d.startsWith("~/") && home != null ? Path.of(home, d.substring(2)) : cwd.resolve(d);
+                out.add(p.normalize().toString());
+            } catch (RuntimeException e) {
+                // an unusable entry adds nothing
+            }
+        }
+        return out;
     }
 
     /** The working directory a call is judged in: {@code cwd} when absolute, else the process's own. */
