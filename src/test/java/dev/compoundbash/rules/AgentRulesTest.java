@@ -29,14 +29,21 @@ class AgentRulesTest {
                 engine);
     }
 
-    /** The parser reads bash: a command another shell runs is never approved; deny rules still deny. */
+    /**
+     * The parser reads bash: a command another shell runs is never approved; deny rules still deny. zsh has its own
+     * guard (ZshDifferences): a command with no form zsh reads otherwise is judged as bash judges it.
+     */
     @Test
     void aShellTheHookDoesNotReadApprovesNothing() {
         assertThat(decide("ls -la", List.of(), List.of(), "codex", "bash", "PermissionRequest").outcome())
                 .isEqualTo("defer");
         assertThat(decide("ls -la", List.of("Bash(ls *)"), List.of(), "codex", "bash", "PermissionRequest").outcome())
                 .isEqualTo("allow");
-        for (String shell : List.of("zsh", "sh", "powershell", "fish")) {
+        assertThat(decide("ls -la", List.of("Bash(ls *)"), List.of(), "codex", "zsh", "PermissionRequest").outcome())
+                .isEqualTo("allow");
+        assertThat(decide("x='a b'; ls $x", List.of("Bash(ls *)"), List.of(), "codex", "zsh", "PermissionRequest")
+                .outcome()).isEqualTo("defer");
+        for (String shell : List.of("sh", "powershell", "fish")) {
             Decider.Verdict v = decide("ls -la", List.of("Bash(ls *)"), List.of(), "codex", shell, "PermissionRequest");
             assertThat(v.outcome()).as(shell).isEqualTo("defer");
             assertThat(v.reason()).as(shell).contains("runs in " + shell);
