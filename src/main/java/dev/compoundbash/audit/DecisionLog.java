@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The machine-readable decision log: one JSON object per line (JSON Lines), one line per evaluation, beside the
  * human {@code HookLog}. Fields: {@code time version session_id cwd command decision reason subcommands
- * redirects rules_fired duration_us} (see README, "Decision log"). The default path is
+ * redirects rules_fired duration_us} (see docs/USAGE.md, "Decision log"). The default path is
  * {@code $HOME/.claude/logs/compound-bash.jsonl}; {@code CLAUDE_COMPOUND_DECISION_LOG} overrides it. The file
  * rotates to {@code .1}, {@code .2}, {@code .3} once it holds {@code CLAUDE_COMPOUND_DECISION_LOG_MAX_BYTES}
  * (default 10 MiB). Each entry is written with one locked append ({@link LockedAppend}), so parallel hook

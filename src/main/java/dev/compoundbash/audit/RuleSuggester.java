@@ -42,7 +42,7 @@ import java.util.function.Function;
  *       the text log, which records no sub-commands, the current judgement) are grouped by program and first
  *       argument. A group whose calls all ran one command line gives the exact rule ({@code Bash(npm test)}); else
  *       the words its command lines share give a prefix rule ({@code Bash(git diff *)}), Claude Code's syntax
- *       (README, "Rule syntax"; {@link BashPattern}).</li>
+ *       (docs/DECISIONS.md, "What it reads"; {@link BashPattern}).</li>
  *   <li>A rule is not suggested when it overlaps a deny or ask rule (some command would match both: {@link #overlap}),
  *       nor, unless {@code broad}, when it is a bare program-wide rule (only options after the name) for a program
  *       that runs other programs or deletes ({@link #RUNS_OR_DELETES}); such a group falls back to its exact rules.</li>
@@ -56,7 +56,7 @@ public final class RuleSuggester {
     /**
      * Programs that run other programs or delete files: a bare program-wide allow rule for one of them
      * ({@code Bash(rm *)}, {@code Bash(bash *)}, {@code Bash(xargs -n1 *)}) approves anything; suggested only with
-     * {@code --broad}. The wrappers are those of README "Wrappers"; then shells, interpreters, deleters, and tools
+     * {@code --broad}. The wrappers are those of docs/DECISIONS.md "Decision semantics"; then shells, interpreters, deleters, and tools
      * that run code or commands given as arguments.
      */
     public static final Set<String> RUNS_OR_DELETES = Set.of(

@@ -37,7 +37,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code compound-bash explain [--json] [--cwd DIR] [--settings FILE]... [--permission-mode MODE] COMMAND}: shows how a command was read
  * and judged, under the same settings and rules the hook would use. The {@code --json} shape is documented in
- * README ("explain --json").
+ * docs/USAGE.md ("explain").
  */
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = "Show how COMMAND is parsed, which facts it yields, which rules fire, and the decision.")
