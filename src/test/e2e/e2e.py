@@ -35,7 +35,7 @@ Options:
   -v                   print Claude Code's and the hook's reasons under each case
 
 Claude Code: $COMPOUND_BASH_E2E_CLAUDE when set (a `claude` executable); otherwise @anthropic-ai/claude-code at
-$COMPOUND_BASH_E2E_VERSION (default 2.1.328), installed once with npm into
+$COMPOUND_BASH_E2E_VERSION (default 2.1.332, the newest measured), installed once with npm into
 ${XDG_CACHE_HOME:-~/.cache}/compound-bash-e2e/VERSION. Needs root (namespaces), unshare, git, bash and a JDK.
 Case fields: README.md next to this file.
 """
@@ -58,7 +58,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-VERSION = os.environ.get("COMPOUND_BASH_E2E_VERSION", "2.1.328")
+VERSION = os.environ.get("COMPOUND_BASH_E2E_VERSION", "2.1.332")
 PACKAGE = "@anthropic-ai/claude-code"
 PROMPT = "Run the command."
 HOOK_TIMEOUT_S = 30

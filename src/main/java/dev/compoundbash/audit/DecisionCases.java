@@ -20,7 +20,9 @@ import java.util.stream.Stream;
 /**
  * Decision cases in the JSONL form of {@code ../shared/cases} (fields {@code id command allow ask deny
  * additionalDirectories cwd expected why}, and {@code permission_mode} as in the hook input; {@code expected} is one
- * outcome or a list of acceptable ones), run in
+ * outcome or a list of acceptable ones; {@code shell} {@code bash} or {@code zsh}, the shell Claude Code runs the
+ * command in, else the one it would pick in the environment given, {@link dev.compoundbash.settings.ClaudeCodeShell}),
+ * run in
  * process through the same {@link Decider#decide} the hook uses, each in a fresh empty working directory unless
  * the case names one. A case may carry {@code files}: relative path to content, or to {@code "-> TARGET"} for a
  * symbolic link; they are made under a fresh directory whose {@code work} subdirectory is the working directory (so
@@ -32,7 +34,15 @@ public final class DecisionCases {
     /** One case as read from a file. */
     public record Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
                        List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
-                       String why, String permissionMode, Map<String, String> files) {
+                       String why, String permissionMode, Map<String, String> files, String shell) {
+        /** A case that names no shell (the environment's is used). */
+        public Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
+                    List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
+                    String why, String permissionMode, Map<String, String> files) {
+            this(file, line, id, command, allow, ask, deny, additionalDirectories, cwd, expected, why, permissionMode,
+                    files, null);
+        }
+
         /** A case without a file tree. */
         public Case(String file, int line, String id, String command, List<String> allow, List<String> ask,
                     List<String> deny, List<String> additionalDirectories, String cwd, List<String> expected,
@@ -51,9 +61,11 @@ public final class DecisionCases {
 
     /** The outcomes a case may expect: the hook's four answers. */
     public static final java.util.Set<String> OUTCOMES = java.util.Set.of("allow", "ask", "deny", "defer");
+    /** The shells a case may name. */
+    public static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "zsh");
     /** The fields of a case; see the class comment. */
     public static final List<String> FIELDS = List.of("id", "command", "allow", "ask", "deny",
-            "additionalDirectories", "cwd", "expected", "why", "permission_mode", "files");
+            "additionalDirectories", "cwd", "expected", "why", "permission_mode", "files", "shell");
     /**
      * Fields the case files of the e2e tools carry ({@code claude-e2e}, {@code src/test/e2e}: what Claude Code did
      * natively and with the hook, set-up commands, ...): accepted and not used here.
@@ -161,7 +173,7 @@ public final class DecisionCases {
                     strings(o.path("additionalDirectories")), o.hasNonNull("cwd") ? o.path("cwd").asText() : null,
                     expected, o.path("why").asText(""),
                     o.hasNonNull("permission_mode") ? o.path("permission_mode").asText() : null,
-                    files(o.path("files"))));
+                    files(o.path("files")), o.hasNonNull("shell") ? o.path("shell").asText() : null));
         }
         return new CaseFile(out, problems, warnings);
     }
@@ -209,6 +221,10 @@ public final class DecisionCases {
         }
         JsonNode m = o.get("permission_mode");
         if (m != null && !m.isNull() && !m.isTextual()) return "\"permission_mode\" must be a string, not " + kind(m);
+        JsonNode sh = o.get("shell");
+        if (sh != null && !sh.isNull() && !(sh.isTextual() && SHELLS.contains(sh.asText()))) {
+            return "\"shell\" must be \"bash\" or \"zsh\", not " + (sh.isTextual() ? "\"" + oneLine(sh.asText()) + "\"" : kind(sh));
+        }
         JsonNode files = o.get("files");
         if (files != null && !files.isNull()) {
             if (!files.isObject()) return "\"files\" must be an object of path: content, not " + kind(files);
@@ -288,7 +304,8 @@ public final class DecisionCases {
      * @param c      the case
      * @param engine the rules to judge with
      * @param env    the environment the hook would see ({@code TMPDIR}, {@code HOME}, and {@code SHELL},
-     *               {@code CLAUDE_CODE_SHELL}, {@code PATH} for the shell Claude Code runs are read)
+     *               {@code CLAUDE_CODE_SHELL}, {@code PATH} for the shell Claude Code runs are read, unless the
+     *               case names its shell)
      * @return the result
      */
     public static Result run(Case c, RuleEngine engine, Map<String, String> env) {
@@ -306,7 +323,8 @@ public final class DecisionCases {
             PermissionSettings settings = new PermissionSettings(c.allow(), c.ask(), c.deny(),
                     c.additionalDirectories(), List.of(), List.of());
             Decider.Verdict v = Decider.decideOrDefer(new Decider.Call(c.command(), cwd, c.permissionMode(), settings,
-                    env.get("TMPDIR"), env.get("HOME"), dev.compoundbash.settings.ClaudeCodeShell.of(env).kind()),
+                    env.get("TMPDIR"), env.get("HOME"),
+                    c.shell() != null ? c.shell() : dev.compoundbash.settings.ClaudeCodeShell.of(env).kind()),
                     engine);
             Boolean passed = c.expected().isEmpty() ? null : c.expected().contains(v.outcome());
             return new Result(c, v.outcome(), v.reason(), passed);
