@@ -1,11 +1,5 @@
 package dev.compoundbash.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,44 +8,54 @@ import java.util.Locale;
  * Configuration given on the command line that makes a program run code the command does not show as a command:
  * {@code git -c core.fsmonitor='rm -rf y' status}, {@code git -c diff.external=...}, {@code git -c alias.x='!cmd'},
  * {@code GIT_PAGER=... git log}, {@code make --eval='x:;cmd'}, {@code make SHELL=/tmp/sh}, {@code make -f -}. The
- * keys, options and variables are data ({@code rules/config-code.json}, from git-config(1), git(1) and make(1)).
+ * keys, options and variables are data (the schemas {@code programs/git.json} and {@code programs/make.json}, from
+ * git-config(1), git(1) and make(1)).
  * The program becomes a wrapper ({@link WrapperGrammar.Unwrapped}) whose payloads are every static shell value, read
  * as a script (deny and ask rules judge its commands, as for {@code sh -c}), and one payload that cannot be read (the
  * program runs the code with arguments of its own, or runs programs and files named there), so it is never approved.
  */
 public final class ConfigCode {
-    private static volatile JsonNode table;
-
     private ConfigCode() {
     }
 
-    private static JsonNode table() {
-        JsonNode t = table;
-        if (t != null) return t;
-        try (InputStream in = ConfigCode.class.getClassLoader().getResourceAsStream("rules/config-code.json")) {
-            if (in == null) throw new IllegalStateException("missing resource rules/config-code.json");
-            t = new ObjectMapper().readTree(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rules/config-code.json", e);
-        }
-        table = t;
-        return t;
+    private static ProgramSchemas.Schema git() {
+        ProgramSchemas.Schema g = ProgramSchemas.of("git");
+        if (g == null || g.config() == null) throw new IllegalStateException("programs/git.json has no config");
+        return g;
     }
 
-    private static boolean listed(JsonNode list, String key) {
-        for (JsonNode n : list) if (matches(n.asText(), key)) return true;
+    private static ProgramSchemas.Schema make() {
+        ProgramSchemas.Schema m = ProgramSchemas.of("make");
+        if (m == null || m.options() == null) throw new IllegalStateException("programs/make.json has no options");
+        return m;
+    }
+
+    /** An environment variable with {@code role} in the program's environment table. */
+    private static boolean environment(ProgramSchemas.Schema g, String role, String name) {
+        return g.environment() != null && role.equals(g.environment().role(name));
+    }
+
+    /** A global option of git that runs code or takes configuration other than {@code -c} itself. */
+    private static boolean hidingOption(ProgramSchemas.Schema g, String option) {
+        if (g.config().option().contains(option)) return false;
+        String role = g.options().role(option);
+        return g.options().declaredOption(option) != null && (role.equals("runs") || role.equals("config"));
+    }
+
+    /** An option of a subcommand's table with {@code role}. */
+    private static boolean hasRole(ProgramSchemas.Node sub, String role, String option) {
+        ProgramSchemas.Declared d = sub.options() == null ? null : sub.options().declaredOption(option);
+        return d != null && d.role().equals(role);
+    }
+
+    private static boolean anyRole(ProgramSchemas.Node sub, String... roles) {
+        if (sub.options() == null) return false;
+        for (ProgramSchemas.Declared d : sub.options().declared()) for (String r : roles) if (d.role().equals(r)) return true;
         return false;
     }
 
-    /** A table key with {@code *} standing for one dotted part (or, at the end of a name, any suffix). */
-    private static boolean matches(String pattern, String key) {
-        if (pattern.endsWith("_*")) return key.startsWith(pattern.substring(0, pattern.length() - 1));
-        String[] p = pattern.split("\\.", -1);
-        if (p.length == 2 && p[1].equals("*")) return key.startsWith(p[0] + ".") && key.length() > p[0].length() + 1;
-        if (p.length != 3) return pattern.equals(key);
-        if (!key.startsWith(p[0] + ".")) return false;
-        int last = key.lastIndexOf('.');
-        return last > p[0].length() && key.substring(last + 1).equals(p[2]);
+    private static String reader(ProgramSchemas.Node sub) {
+        return sub.payload() == null ? "" : sub.payload().reader();
     }
 
     /**
@@ -62,7 +66,7 @@ public final class ConfigCode {
      * @return the wrapper reading, or null when nothing there runs code
      */
     static WrapperGrammar.Unwrapped git(List<Arg> a, List<String> environment) {
-        JsonNode g = table().path("git");
+        ProgramSchemas.Schema g = git();
         List<WrapperGrammar.Payload> payloads = new ArrayList<>();
         boolean hidden = false;
         for (String w : environment) {
@@ -70,13 +74,13 @@ public final class ConfigCode {
             if (eq <= 0) continue;
             String name = w.substring(0, eq);
             String value = w.substring(eq + 1);
-            if (listed(g.path("environment-script"), name)) {
+            if (environment(g, "script", name)) {
                 hidden = true;
                 if (!value.isEmpty() && value.chars().noneMatch(c -> "'\"$`\\".indexOf(c) >= 0)) {
                     payloads.add(new WrapperGrammar.Payload(0, 1, true, WrapperGrammar.SCRIPT, List.of(value),
                             List.of()));
                 }
-            } else if (listed(g.path("environment-other"), name)) {
+            } else if (environment(g, "program", name)) {
                 hidden = true;
             }
         }
@@ -89,7 +93,7 @@ public final class ConfigCode {
             if (!w.known()) {
                 if (t.startsWith("--") && eq > 0 && !w.many()) {
                     // --git-dir="$d": a known option with a value only known at run time
-                    if (listed(g.path("options"), option)) hidden = true;
+                    if (hidingOption(g, option)) hidden = true;
                     i++;
                     continue;
                 }
@@ -100,7 +104,7 @@ public final class ConfigCode {
             if (t.equals("-c")) {
                 if (i + 1 < a.size()) hidden |= config(g, a.get(i + 1), i + 1, payloads);
                 i += 2;
-            } else if (listed(g.path("options"), option)) {
+            } else if (hidingOption(g, option)) {
                 if (!option.equals("--exec-path") || eq > 0 || i + 1 < a.size() && option.equals("--config-env")) {
                     hidden = true;
                 }
@@ -127,11 +131,12 @@ public final class ConfigCode {
      * A git subcommand that runs a shell command given to it, or writes configuration that runs code
      * ({@code subcommands} in the table); true when it may run code.
      */
-    private static boolean subcommand(JsonNode g, List<Arg> a, int at, List<WrapperGrammar.Payload> payloads) {
-        JsonNode sub = g.path("subcommands").path(a.get(at).prefix());
-        if (sub.isMissingNode()) return false;
+    private static boolean subcommand(ProgramSchemas.Schema g, List<Arg> a, int at,
+                                      List<WrapperGrammar.Payload> payloads) {
+        ProgramSchemas.Node sub = g.subcommands().get(a.get(at).prefix());
+        if (sub == null) return false;
         boolean hidden = false;
-        if (sub.path("config-write").asBoolean(false)) {
+        if (reader(sub).equals("config-write")) {
             List<Integer> operands = new ArrayList<>();
             for (int k = at + 1; k < a.size(); k++) {
                 Arg w = a.get(k);
@@ -142,7 +147,7 @@ public final class ConfigCode {
                 }
                 String t = w.prefix();
                 if (t.startsWith("-")) {
-                    if (listed(sub.path("valued"), t)) k++;
+                    if (hasRole(sub, "inert", t) && sub.options().declaredOption(t).valued()) k++;
                     continue;
                 }
                 if (operands.isEmpty() && (t.equals("set") || t.equals("add")) && k == at + 1) continue;
@@ -154,7 +159,7 @@ public final class ConfigCode {
             if (!key.known()) return true;
             return config(g, key.prefix(), value.known() ? value.prefix() : null, operands.get(1), payloads);
         }
-        String words = sub.path("words-script").asText("");
+        String words = reader(sub).equals("words-script") ? sub.payload().after() : "";
         for (int k = at + 1; k < a.size(); k++) {
             Arg w = a.get(k);
             String t = w.prefix();
@@ -162,7 +167,7 @@ public final class ConfigCode {
             String option = t.startsWith("--") && eq > 0 ? t.substring(0, eq) : t;
             if (!words.isEmpty() && w.known() && t.equals(words)) {
                 int from = k + 1;
-                while (from < a.size() && a.get(from).known() && listed(sub.path("skip"), a.get(from).prefix())) from++;
+                while (from < a.size() && a.get(from).known() && sub.payload().skip().contains(a.get(from).prefix())) from++;
                 if (from >= a.size()) return false;
                 StringBuilder script = new StringBuilder();
                 boolean known = true;
@@ -177,16 +182,16 @@ public final class ConfigCode {
             }
             if (!w.known() && option.equals(t)) {
                 // an option only known at run time may be one that runs code
-                if (w.mayBeOption() && (sub.has("option-script") || sub.has("option-config"))) hidden = true;
+                if (w.mayBeOption() && anyRole(sub, "script", "config")) hidden = true;
                 continue;
             }
-            boolean script = listed(sub.path("option-script"), option);
-            boolean config = listed(sub.path("option-config"), option);
-            boolean other = listed(sub.path("option-other"), option);
+            boolean script = hasRole(sub, "script", option);
+            boolean config = hasRole(sub, "config", option);
+            boolean other = hasRole(sub, "runs", option);
             String attachedShort = null;
             if (!script && !config && !other && t.length() > 2 && t.charAt(0) == '-' && t.charAt(1) != '-') {
                 String flag = t.substring(0, 2);
-                if (listed(sub.path("option-script"), flag)) {
+                if (hasRole(sub, "script", flag)) {
                     script = true;
                     attachedShort = t.substring(2);
                 }
@@ -216,7 +221,7 @@ public final class ConfigCode {
     }
 
     /** One {@code -c KEY=VALUE} word; true when it may run code. */
-    private static boolean config(JsonNode g, Arg w, int index, List<WrapperGrammar.Payload> payloads) {
+    private static boolean config(ProgramSchemas.Schema g, Arg w, int index, List<WrapperGrammar.Payload> payloads) {
         String text = w.prefix();
         int eq = text.indexOf('=');
         if (!w.known() && eq < 0) return true; // the key itself only known at run time
@@ -225,14 +230,15 @@ public final class ConfigCode {
     }
 
     /** A configuration {@code key} given {@code value} (null when only known at run time); true when it may run code. */
-    private static boolean config(JsonNode g, String rawKey, String value, int index,
+    private static boolean config(ProgramSchemas.Schema g, String rawKey, String value, int index,
                                   List<WrapperGrammar.Payload> payloads) {
         String key = rawKey.toLowerCase(Locale.ROOT);
         boolean known = value != null;
         if (value == null) value = "";
-        boolean script = listed(g.path("script"), key);
+        String role = g.config().role(key);
+        boolean script = "script".equals(role);
         boolean shellAlias = key.startsWith("alias.") && (value.startsWith("!") || !known);
-        if (!script && !shellAlias && !listed(g.path("other"), key)) return false;
+        if (!script && !shellAlias && !"program".equals(role)) return false;
         if (known && (script || shellAlias)) {
             String code = shellAlias ? value.substring(1) : value;
             if (!code.isBlank()) {
@@ -250,7 +256,9 @@ public final class ConfigCode {
      * @return the wrapper reading, or null when nothing there runs code
      */
     static WrapperGrammar.Unwrapped make(List<Arg> a) {
-        JsonNode m = table().path("make");
+        ProgramSchemas.Schema m = make();
+        List<String> eval = m.options().spellingsWithRole("code");
+        List<String> makefile = m.options().spellingsWithRole("read");
         List<WrapperGrammar.Payload> payloads = new ArrayList<>();
         boolean hidden = false;
         for (int i = 1; i < a.size(); i++) {
@@ -259,12 +267,12 @@ public final class ConfigCode {
             if (!w.known()) {
                 // a word only known at run time may be --eval=..., SHELL=... or -f -, unless its known start rules
                 // that out: -j$(nproc), --jobs=$n, V=$x
-                hidden |= mayRunCode(m, w);
+                hidden |= mayRunCode(m, eval, makefile, w);
                 continue;
             }
             int eq = t.indexOf('=');
             String option = t.startsWith("--") && eq > 0 ? t.substring(0, eq) : t;
-            if (listed(m.path("eval"), option) || t.startsWith("-E") && t.length() > 2) {
+            if (eval.contains(option) || t.startsWith("-E") && t.length() > 2) {
                 hidden = true;
                 String text = null;
                 int at = i;
@@ -278,7 +286,7 @@ public final class ConfigCode {
                     payloads.add(new WrapperGrammar.Payload(at, at + 1, true, WrapperGrammar.SCRIPT, List.of(s),
                             List.of()));
                 }
-            } else if (listed(m.path("makefile"), option) || t.startsWith("-f") && t.length() > 2) {
+            } else if (makefile.contains(option) || t.startsWith("-f") && t.length() > 2) {
                 String file = eq > 0 && t.startsWith("--") ? t.substring(eq + 1)
                         : t.length() > 2 && !t.startsWith("--") ? t.substring(2)
                         : i + 1 < a.size() ? (a.get(i + 1).known() ? a.get(i + 1).prefix() : null) : "";
@@ -288,7 +296,7 @@ public final class ConfigCode {
                 if (t.equals(option) && t.length() == 2 || option.equals(t) && t.startsWith("--") && eq < 0) i++;
             } else if (!t.startsWith("-") && eq > 0) {
                 String name = t.substring(0, eq).replaceAll("[:+?!]+$", "");
-                if (listed(m.path("variables"), name)) hidden = true;
+                if ("program".equals(m.variables().role(name))) hidden = true;
             }
         }
         if (!hidden) return null;
@@ -298,13 +306,13 @@ public final class ConfigCode {
     }
 
     /** A make word only known at run time that may be an option or a variable definition running code. */
-    private static boolean mayRunCode(JsonNode m, Arg w) {
+    private static boolean mayRunCode(ProgramSchemas.Schema m, List<String> eval, List<String> makefile, Arg w) {
         String t = w.prefix();
         if (w.many()) return true;
         int eq = t.indexOf('=');
         if (t.startsWith("--") && eq > 0) {
             String option = t.substring(0, eq);
-            return listed(m.path("eval"), option) || listed(m.path("makefile"), option);
+            return eval.contains(option) || makefile.contains(option);
         }
         if (t.length() >= 2 && t.charAt(0) == '-' && t.charAt(1) != '-') {
             // a short option cluster: only -E and -f take code or a makefile
@@ -317,7 +325,7 @@ public final class ConfigCode {
         }
         if (eq > 0 && !t.startsWith("-")) {
             String name = t.substring(0, eq).replaceAll("[:+?!]+$", "");
-            return listed(m.path("variables"), name);
+            return "program".equals(m.variables().role(name));
         }
         return true;
     }

@@ -1,27 +1,20 @@
 package dev.compoundbash.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The options programs take before their subcommand ({@code git -C dir push}, {@code npm --prefix x publish},
- * {@code kubectl -n prod delete}), as data: the resource {@code rules/global-options.json}, read once. Deny and ask
+ * {@code kubectl -n prod delete}), as data: the declared options of the program schemas ({@link ProgramSchemas}). Deny and ask
  * rules match a command with them removed too ({@link #strip}), so {@code Bash(git push *)} denies
  * {@code git -C /tmp push} and {@code git -c k=v push}; allow rules never do (an option may change what the
  * program does).
  */
 public final class GlobalOptions {
-    private record Program(Set<String> valued, Set<String> flags, JsonNode entry) {
+    private record Program(Set<String> valued, Set<String> flags, ProgramSchemas.Schema schema) {
     }
 
     private static volatile Map<String, Program> table;
@@ -39,23 +32,16 @@ public final class GlobalOptions {
     }
 
     private static Map<String, Program> read() {
-        try (InputStream in = GlobalOptions.class.getClassLoader().getResourceAsStream("rules/global-options.json")) {
-            if (in == null) throw new IllegalStateException("missing resource rules/global-options.json");
-            JsonNode root = new ObjectMapper().readTree(in);
-            Map<String, Program> out = new HashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                if (e.getKey().startsWith("_")) continue;
-                Set<String> valued = new HashSet<>();
-                Set<String> flags = new HashSet<>();
-                e.getValue().path("valued").forEach(x -> valued.add(x.asText()));
-                e.getValue().path("flags").forEach(x -> flags.add(x.asText()));
-                out.put(e.getKey(), new Program(Set.copyOf(valued), Set.copyOf(flags), e.getValue()));
-            }
-            return Map.copyOf(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rules/global-options.json", e);
+        Map<String, Program> out = new HashMap<>();
+        for (ProgramSchemas.Schema schema : ProgramSchemas.all().values()) {
+            ProgramSchemas.OptionTable t = schema.options();
+            if (t == null || t.declared().isEmpty() || t.partial()) continue;
+            Set<String> valued = new HashSet<>();
+            Set<String> flags = new HashSet<>();
+            for (ProgramSchemas.Declared d : t.declared()) (d.valued() ? valued : flags).addAll(d.spellings());
+            for (String n : schema.names()) out.put(n, new Program(Set.copyOf(valued), Set.copyOf(flags), schema));
         }
+        return Map.copyOf(out);
     }
 
     /**
@@ -64,9 +50,9 @@ public final class GlobalOptions {
      * @param name a command name, any directory removed
      * @return the entry, or null when the program is not in the table
      */
-    static JsonNode entry(String name) {
+    static ProgramSchemas.Schema entry(String name) {
         Program p = table().get(name);
-        return p == null ? null : p.entry();
+        return p == null ? null : p.schema();
     }
 
     /** True when {@code word} is one of the program's global options that take no value. */

@@ -16,7 +16,9 @@ import java.util.Set;
 /**
  * A named list of names that the rules read as data, as a Drools fact: which variables change what runs, which
  * environment prefixes are safe, which variables are the shell's own state. The built-in lists are in the resource
- * {@code rules/names.json} (read once, {@link #builtIn()}); every evaluation inserts them, so DRL (user rules too)
+ * {@code rules/names.json} (read once, {@link #builtIn()}; the members of the lists of programs, {@code runs-code},
+ * {@code version-control}, {@code directory-changers} and {@code makes-links}, come from the program schemas'
+ * {@code lists}, {@link ProgramSchemas}); every evaluation inserts them, so DRL (user rules too)
  * can see and test them: {@code NameList( name == "changes-what-runs", contains($n) )}.
  *
  * <p>A name is in the list when it is one of {@link #getNames()}, or starts with one of {@link #getPrefixes()} and
@@ -126,7 +128,12 @@ public final class NameList {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (e.getKey().startsWith("_")) continue;
                 JsonNode v = e.getValue();
-                out.put(e.getKey(), new NameList(e.getKey(), v.path("why").asText(""), Set.copyOf(strings(v.path("names"))),
+                List<String> names = strings(v.path("names"));
+                if (v.path("programs").asBoolean(false)) {
+                    // a list of programs: its members are the programs whose schemas name it (docs/PROGRAMS.md)
+                    names = ProgramSchemas.onList(e.getKey());
+                }
+                out.put(e.getKey(), new NameList(e.getKey(), v.path("why").asText(""), Set.copyOf(names),
                         strings(v.path("prefixes")), Set.copyOf(strings(v.path("except")))));
             }
             return Map.copyOf(out);

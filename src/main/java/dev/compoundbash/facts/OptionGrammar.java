@@ -1,11 +1,5 @@
 package dev.compoundbash.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -45,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code name:} (required), {@code name::} (optional, only with {@code =}), each optionally followed by
  * {@code /x} to say it is the same option as the short option {@code x} (or {@code /other-name} for another long
  * option), as {@code struct option}'s {@code val} does. Built-in grammars of the programs the hook reads are in the
- * resource {@code grammars/options.json} ({@link #named}).
+ * program schemas ({@code programs/NAME.json}, {@link #named}).
  */
 public final class OptionGrammar {
 
@@ -56,7 +50,19 @@ public final class OptionGrammar {
         /** bash {@code internal_getopt}. */
         BUILTIN,
         /** Tcl flags ({@code Tcl_GetIndexFromObj}). */
-        TCL
+        TCL,
+        /** git's global options ({@code git.c handle_options}). */
+        GIT,
+        /** git's subcommand options ({@code parse-options.c}): getopt_long's reading with {@code --no-NAME}. */
+        PARSE_OPTIONS,
+        /** spf13/pflag (cobra). */
+        PFLAG,
+        /** npm's {@code nopt}. */
+        NOPT,
+        /** Go's {@code flag} package. */
+        GO,
+        /** clap (Rust). */
+        CLAP
     }
 
     /** Whether an option takes an argument. */
@@ -143,10 +149,11 @@ public final class OptionGrammar {
     }
 
     /**
-     * A built-in grammar of a program the hook reads, from {@code grammars/options.json}: each entry names its source
-     * (the program's source file and version, or its manual).
+     * A built-in grammar of a program the hook reads: the option table of its schema ({@code programs/NAME.json}),
+     * which names its source (the program's source file and version, or its manual).
      *
-     * @param name the entry's name ({@code timeout}, {@code xargs}, {@code read}, {@code git}, ...)
+     * @param name a program's name ({@code timeout}, {@code xargs}, {@code read}, ...), or {@code NAME@VARIANT} for
+     *             another implementation's table ({@code xargs@bsd})
      * @return the grammar
      * @throws IllegalArgumentException when there is no such entry
      */
@@ -161,37 +168,86 @@ public final class OptionGrammar {
         return List.copyOf(Catalog.GRAMMARS.keySet());
     }
 
-    /** Reads {@code grammars/options.json} once. */
+    /** The option tables of the program schemas ({@link ProgramSchemas}), built once. */
     private static final class Catalog {
         static final Map<String, OptionGrammar> GRAMMARS = load();
 
         private static Map<String, OptionGrammar> load() {
-            try (InputStream in = OptionGrammar.class.getResourceAsStream("/grammars/options.json")) {
-                if (in == null) throw new IllegalStateException("grammars/options.json is missing");
-                JsonNode root = new ObjectMapper().readTree(in);
-                Map<String, OptionGrammar> out = new LinkedHashMap<>();
-                var it = root.fields();
-                while (it.hasNext()) {
-                    var e = it.next();
-                    if (e.getKey().startsWith("_")) continue;
-                    JsonNode n = e.getValue();
-                    String style = n.path("style").asText("getopt_long");
-                    String opts = n.path("optstring").asText("");
-                    List<String> ls = new ArrayList<>();
-                    n.path("long").forEach(x -> ls.add(x.asText()));
-                    OptionGrammar g = switch (style) {
-                        case "getopt_long" -> declareGnu(opts, ls, !n.path("exact").asBoolean(false));
-                        case "builtin" -> declareBuiltin(opts);
-                        case "tcl" -> tcl(ls.toArray(String[]::new));
-                        default -> throw new IllegalStateException(e.getKey() + ": unknown style " + style);
-                    };
-                    out.put(e.getKey(), g);
+            Map<String, OptionGrammar> out = new LinkedHashMap<>();
+            for (ProgramSchemas.Schema s : ProgramSchemas.all().values()) {
+                OptionGrammar g = fromTable(s.options());
+                if (g != null) for (String n : s.names()) out.put(n, g);
+                for (Map.Entry<String, ProgramSchemas.Variant> v : s.variants().entrySet()) {
+                    OptionGrammar vg = fromTable(v.getValue().options());
+                    if (vg != null) out.put(s.name() + "@" + v.getKey(), vg);
                 }
-                return Collections.unmodifiableMap(out);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
+            return Collections.unmodifiableMap(out);
         }
+    }
+
+    /**
+     * The grammar of a schema's option table written as the program's source declares it (an optstring and long
+     * options: the {@code getopt_long}, {@code builtin} and {@code tcl} styles).
+     *
+     * @param t an option table, or null
+     * @return the grammar, or null when the table has none of that kind
+     * @throws IllegalArgumentException on a declaration the engine does not model
+     */
+    static OptionGrammar fromTable(ProgramSchemas.OptionTable t) {
+        if (t == null || t.partial()) return null;
+        return switch (t.style()) {
+            case "getopt_long" -> t.optstring() != null ? declareGnu(t.optstring(), t.longs(), !t.exact())
+                    : t.declared().isEmpty() ? null : declared(t, !t.exact());
+            case "builtin" -> declareBuiltin(t.optstring() == null ? "" : t.optstring());
+            case "tcl" -> tcl(t.longs().toArray(String[]::new));
+            default -> t.declared().isEmpty() ? null : declared(t, false);
+        };
+    }
+
+    /**
+     * A grammar from declared options ({@code SPELLINGS [<role>|[=<role>]|!role]}): one-letter spellings are short
+     * options, {@code --name} spellings long ones, all spellings of one declaration the same option (its key the
+     * first short spelling, else the first long one).
+     */
+    private static OptionGrammar declared(ProgramSchemas.OptionTable t, boolean abbreviations) {
+        Style style = switch (t.style()) {
+            case "git" -> Style.GIT;
+            case "parse-options" -> Style.PARSE_OPTIONS;
+            case "pflag" -> Style.PFLAG;
+            case "nopt" -> Style.NOPT;
+            case "go" -> Style.GO;
+            case "clap" -> Style.CLAP;
+            default -> Style.GETOPT_LONG;
+        };
+        // git's parse-options and nopt take unique abbreviations of long options; getopt_long unless exact
+        if (style == Style.PARSE_OPTIONS || style == Style.NOPT) abbreviations = true;
+        Map<Character, Argument> shorts = new LinkedHashMap<>();
+        List<Long> longs = new ArrayList<>();
+        List<String> decl = new ArrayList<>();
+        for (ProgramSchemas.Declared d : t.declared()) {
+            String key = null;
+            for (String s : d.spellings()) if (s.length() == 2 && s.charAt(0) == '-' && key == null) key = s;
+            for (String s : d.spellings()) if (s.startsWith("--") && key == null) key = s;
+            for (String s : d.spellings()) if (key == null) key = s;
+            for (String s : d.spellings()) {
+                if (style == Style.GO) {
+                    // Go's flag package: -name and --name are the same flag, whatever its length
+                    longs.add(new Long(s.replaceFirst("^--?", ""), d.argument(), key));
+                } else if (s.length() == 2 && s.charAt(0) == '-') {
+                    // a short option: an optional value only attached, as getopt's "x::"
+                    shorts.put(s.charAt(1), d.argument());
+                } else if (s.startsWith("--")) {
+                    longs.add(new Long(s.substring(2), d.argument(), key));
+                } else if (style == Style.NOPT) {
+                    // nopt's shorthands of several letters (-dd, -ddd): matched whole
+                    longs.add(new Long(s, d.argument(), key));
+                }
+            }
+            decl.add(String.join("|", d.spellings()));
+        }
+        return new OptionGrammar(style, t.style() + " " + String.join(" ", decl), t.operandsEnd(), false,
+                abbreviations, Collections.unmodifiableMap(shorts), List.copyOf(longs));
     }
 
     private static OptionGrammar declareGnu(String optstring, List<String> longOptions, boolean abbreviations) {
@@ -399,9 +455,13 @@ public final class OptionGrammar {
         for (Object o : words) args.add(o instanceof Arg a ? a : Arg.literal(String.valueOf(o)));
         Parser p = new Parser(args, from);
         switch (style) {
-            case GETOPT_LONG -> p.getoptLong();
+            case GETOPT_LONG, PARSE_OPTIONS, CLAP -> p.getoptLong();
             case BUILTIN -> p.builtin();
             case TCL -> p.tcl();
+            case GIT -> p.git();
+            case PFLAG -> p.pflag();
+            case NOPT -> p.nopt();
+            case GO -> p.go();
         }
         return p.result();
     }
@@ -423,6 +483,11 @@ public final class OptionGrammar {
     /** glibc {@code process_long_option}: an exact name, else the one option every matching prefix selects. */
     private Lookup lookupLong(String name) {
         for (Long l : longs) if (l.name.equals(name)) return new Lookup(l, false);
+        if ((style == Style.PARSE_OPTIONS || style == Style.NOPT) && name.startsWith("no-") && name.length() > 3) {
+            // parse-options.c and nopt read --no-NAME as NAME negated (a flag)
+            Lookup l = lookupLong(name.substring(3));
+            if (l.option != null) return new Lookup(new Long(name, Argument.NONE, l.option.key), false);
+        }
         if (!abbreviations) return new Lookup(null, false);
         Long found = null;
         boolean ambiguous = false;
@@ -579,7 +644,9 @@ public final class OptionGrammar {
                     continue;
                 }
                 if (k + 1 < t.length()) {
-                    option(key, key, i, Arg.literal(t.substring(k + 1)), i, k + 1);
+                    // clap reads -n=VALUE as VALUE
+                    int from = style == Style.CLAP && t.charAt(k + 1) == '=' ? k + 2 : k + 1;
+                    option(key, key, i, Arg.literal(t.substring(from)), i, from);
                     i++;
                     return true;
                 }
@@ -682,6 +749,277 @@ public final class OptionGrammar {
             }
             uncertain(i);
             return false;
+        }
+
+        /**
+         * git's {@code handle_options} (git.c, 2.39): exact names only, no clusters; a long option takes its value
+         * after {@code =} or in the next word, {@code -C} and {@code -c} in the next word; an optional value only
+         * after {@code =}; options end at the first word that is not one; an unknown one is a usage error.
+         */
+        void git() {
+            while (i < n) {
+                Arg w = args.get(i);
+                if (!w.mayBeOption()) {
+                    restAreOperands();
+                    return;
+                }
+                if (!w.known()) {
+                    uncertain(i);
+                    return;
+                }
+                if (!exactOption(w.prefix(), false)) return;
+            }
+            end = n;
+        }
+
+        /**
+         * One option read by its exact name ({@code -x} or {@code --name}), with {@code =VALUE} after a long one or
+         * (with {@code equalsAfterShort}) a short one, a required value else in the next word. False when parsing
+         * stopped.
+         */
+        boolean exactOption(String t, boolean equalsAfterShort) {
+            int eq = t.indexOf('=');
+            boolean isLong = t.startsWith("--");
+            String name = isLong ? (eq < 0 ? t.substring(2) : t.substring(2, eq)) : null;
+            Long o = null;
+            String key = null;
+            Argument a = null;
+            if (isLong) {
+                Lookup l = lookupLong(name);
+                o = l.option;
+                if (o != null) {
+                    key = o.key;
+                    a = o.argument;
+                }
+            } else if (t.length() == 2 || equalsAfterShort && t.length() > 2 && t.charAt(2) == '=') {
+                a = shorts.get(t.charAt(1));
+                key = "-" + t.charAt(1);
+                if (!(equalsAfterShort && t.length() > 2)) eq = -1;
+            }
+            if (a == null) {
+                error(i, "unknown option: " + t);
+                return false;
+            }
+            String spelled = isLong ? "--" + name : t.substring(0, 2);
+            if (eq >= 0) {
+                option(key, spelled, i, Arg.literal(t.substring(eq + 1)), i, eq + 1);
+                i++;
+                return true;
+            }
+            if (a == Argument.REQUIRED) {
+                if (i + 1 >= n) {
+                    error(i, "option " + t + " requires a value");
+                    return false;
+                }
+                Arg v = args.get(i + 1);
+                option(key, spelled, i, v, i + 1, 0);
+                if (v.many()) {
+                    uncertain(i + 1);
+                    return false;
+                }
+                i += 2;
+                return true;
+            }
+            option(key, spelled, i, null, -1, 0);
+            i++;
+            return true;
+        }
+
+        /**
+         * spf13/pflag ({@code flag.go} parseArgs, parseLongArg, parseShortArg): {@code --name=V}, {@code --name V}
+         * for a flag with a value, a flag without one (or with a default when given none, {@code [=...]}) taking a
+         * value only after {@code =}; {@code -n V}, {@code -nV}, {@code -n=V}; value-less shorthands clustered;
+         * {@code --} ends the flags; flags and operands mix unless the command stops at its first operand (cobra's
+         * {@code SetInterspersed(false)}); an unknown flag is an error.
+         */
+        void pflag() {
+            while (i < n) {
+                Arg w = args.get(i);
+                if (!w.mayBeOption()) {
+                    if (requireOrder) {
+                        restAreOperands();
+                        return;
+                    }
+                    operands.add(i++);
+                    sawOperand = true;
+                    continue;
+                }
+                if (!w.known()) {
+                    uncertain(i);
+                    return;
+                }
+                String t = w.prefix();
+                if (t.equals("--")) {
+                    i++;
+                    restAreOperands();
+                    return;
+                }
+                if (t.startsWith("--")) {
+                    if (!exactOption(t, false)) return;
+                    continue;
+                }
+                // shorthands: -abc, -nVALUE, -n=VALUE, -n VALUE
+                for (int k = 1; k < t.length(); k++) {
+                    char c = t.charAt(k);
+                    Argument a = shorts.get(c);
+                    String key = "-" + c;
+                    if (a == null) {
+                        error(i, "unknown shorthand flag: '" + c + "' in " + t);
+                        return;
+                    }
+                    if (a != Argument.REQUIRED) {
+                        if (k + 1 < t.length() && t.charAt(k + 1) == '=') {
+                            option(key, key, i, Arg.literal(t.substring(k + 2)), i, k + 2);
+                            break;
+                        }
+                        option(key, key, i, null, -1, 0);
+                        if (k + 1 == t.length()) break;
+                        continue;
+                    }
+                    if (k + 1 < t.length()) {
+                        int from = t.charAt(k + 1) == '=' ? k + 2 : k + 1;
+                        option(key, key, i, Arg.literal(t.substring(from)), i, from);
+                        break;
+                    }
+                    if (i + 1 >= n) {
+                        error(i, "flag needs an argument: '" + c + "' in " + t);
+                        return;
+                    }
+                    Arg v = args.get(i + 1);
+                    option(key, key, i, v, i + 1, 0);
+                    if (v.many()) {
+                        uncertain(i + 1);
+                        return;
+                    }
+                    i++;
+                    break;
+                }
+                i++;
+            }
+            end = n;
+        }
+
+        /**
+         * npm's {@code nopt} ({@code lib/nopt-lib.js} parse): options anywhere before {@code --}; {@code --name=V};
+         * a long option with a value takes the next word, one without (a Boolean) takes {@code true} or
+         * {@code false} after it; {@code --no-name}; a unique abbreviation of a long name; a one-dash word is a
+         * shorthand of that name ({@code -dd}) or a run of one-letter shorthands ({@code -gf}), the last of which
+         * may take the next word. An option nopt does not know is an error here (nopt itself reads it as a Boolean).
+         */
+        void nopt() {
+            while (i < n) {
+                Arg w = args.get(i);
+                if (!w.mayBeOption()) {
+                    operands.add(i++);
+                    sawOperand = true;
+                    continue;
+                }
+                if (!w.known()) {
+                    uncertain(i);
+                    return;
+                }
+                String t = w.prefix();
+                if (t.equals("--")) {
+                    i++;
+                    restAreOperands();
+                    return;
+                }
+                if (t.startsWith("--")) {
+                    int eq = t.indexOf('=');
+                    String name = eq < 0 ? t.substring(2) : t.substring(2, eq);
+                    Lookup l = lookupLong(name);
+                    if (l.option == null) {
+                        error(i, "unknown option --" + name);
+                        return;
+                    }
+                    if (eq >= 0) {
+                        option(l.option.key, "--" + name, i, Arg.literal(t.substring(eq + 1)), i, eq + 1);
+                        i++;
+                    } else if (l.option.argument == Argument.REQUIRED && i + 1 < n) {
+                        option(l.option.key, "--" + name, i, args.get(i + 1), i + 1, 0);
+                        i += 2;
+                    } else {
+                        option(l.option.key, "--" + name, i, null, -1, 0);
+                        i++;
+                        if (i < n && args.get(i).known() && (args.get(i).prefix().equals("true")
+                                || args.get(i).prefix().equals("false"))) i++;
+                    }
+                    continue;
+                }
+                // a shorthand of several letters matched whole, else one-letter shorthands
+                Lookup whole = lookupLong(t);
+                if (whole.option != null && whole.option.name.equals(t)) {
+                    boolean valued = whole.option.argument == Argument.REQUIRED && i + 1 < n;
+                    option(whole.option.key, t, i, valued ? args.get(i + 1) : null, valued ? i + 1 : -1, 0);
+                    i += valued ? 2 : 1;
+                    continue;
+                }
+                boolean singles = true;
+                for (int k = 1; k < t.length(); k++) singles &= shorts.containsKey(t.charAt(k));
+                if (!singles) {
+                    error(i, "unknown shorthand " + t);
+                    return;
+                }
+                int next = i + 1;
+                for (int k = 1; k < t.length(); k++) {
+                    String key = "-" + t.charAt(k);
+                    boolean valued = shorts.get(t.charAt(k)) == Argument.REQUIRED && k + 1 == t.length() && next < n;
+                    option(key, key, i, valued ? args.get(next) : null, valued ? next : -1, 0);
+                    if (valued) next++;
+                }
+                i = next;
+            }
+            end = n;
+        }
+
+        /**
+         * Go's {@code flag} package ({@code FlagSet.parseOne}): {@code -name} or {@code --name}, {@code -name=V}, a
+         * flag with a value taking the next word; no clusters, no abbreviations; {@code --} or the first word that is
+         * not a flag ({@code -} alone included) ends the flags; an unknown one is an error.
+         */
+        void go() {
+            while (i < n) {
+                Arg w = args.get(i);
+                if (!w.mayBeOption()) {
+                    restAreOperands();
+                    return;
+                }
+                if (!w.known()) {
+                    uncertain(i);
+                    return;
+                }
+                String t = w.prefix();
+                if (t.equals("--")) {
+                    i++;
+                    restAreOperands();
+                    return;
+                }
+                String body = t.startsWith("--") ? t.substring(2) : t.substring(1);
+                int eq = body.indexOf('=');
+                String name = eq < 0 ? body : body.substring(0, eq);
+                Long o = null;
+                for (Long l : longs) if (l.name.equals(name)) o = l;
+                if (o == null) {
+                    error(i, "flag provided but not defined: -" + name);
+                    return;
+                }
+                int at = t.length() - body.length();
+                if (eq >= 0) {
+                    option(o.key, t.substring(0, at + eq), i, Arg.literal(body.substring(eq + 1)), i, at + eq + 1);
+                    i++;
+                } else if (o.argument == Argument.REQUIRED) {
+                    if (i + 1 >= n) {
+                        error(i, "flag needs an argument: " + t);
+                        return;
+                    }
+                    option(o.key, t, i, args.get(i + 1), i + 1, 0);
+                    i += 2;
+                } else {
+                    option(o.key, t, i, null, -1, 0);
+                    i++;
+                }
+            }
+            end = n;
         }
 
         void builtin() {

@@ -11,9 +11,10 @@ import java.util.function.Predicate;
  * passes ask {@link #read(List, List)} and never a program table directly, so replacing the tables behind it (one
  * schema per program, as data) changes this class only.
  *
- * <p>Today it delegates to {@link WrapperGrammar} (wrappers, runners, find), {@link ProgramTable} (path operands),
- * {@link GlobalOptions} and {@link ProgramReadings} (other readings); {@link ConfigCode}, {@link OptionGrammar} and
- * the tier tables ({@code rules.TierArguments}) are reached through those. It speaks their vocabulary
+ * <p>What it knows is the program schemas ({@link ProgramSchemas}, {@code programs/NAME.json}, docs/PROGRAMS.md),
+ * read through {@link WrapperGrammar} (wrappers, runners, find), {@link ProgramTable} (path operands),
+ * {@link GlobalOptions} and {@link ProgramReadings} (other readings); {@link ConfigCode} and {@link OptionGrammar}
+ * are reached through those. It speaks their vocabulary
  * ({@link WrapperGrammar.Unwrapped}, {@link ProgramTable.Operand}). What a shell does with its invocation (a script
  * from standard input, from a file named at run time) follows bash(1) "INVOCATION".
  */
@@ -22,15 +23,11 @@ final class ProgramKnowledge {
 
     /** Names of standard input as a file: a shell or {@code source} given one reads its script from stdin. */
     private static final Set<String> STDIN_FILES = Set.of("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0");
-    /** Shells that read a script from standard input when given no script operand. */
-    private static final Set<String> SHELLS = Set.of("bash", "sh", "zsh", "dash", "ksh");
-    /** Shells that may not brace-expand: POSIX sh has no brace expansion, and sh is dash on Debian and Ubuntu. */
-    private static final Set<String> NO_BRACE_EXPANSION = Set.of("sh", "dash");
 
     private ProgramKnowledge() {
     }
 
-    /** The knowledge built into this build (the JSON tables and grammars under {@code rules/}). */
+    /** The knowledge built into this build (the program schemas under {@code programs/}). */
     static ProgramKnowledge builtIn() {
         return BUILT_IN;
     }
@@ -46,14 +43,32 @@ final class ProgramKnowledge {
         return new Reading(args, environment);
     }
 
-    /** True when {@code name} is a shell: it runs a script, from {@code -c}, a file or standard input. */
+    /**
+     * True when {@code name} is a shell: it runs a script, from {@code -c}, a file or standard input (its schema has
+     * a {@code shell} part and is not a builtin that runs its script in this shell).
+     */
     boolean isShell(String name) {
-        return SHELLS.contains(name);
+        return isShellProgram(name);
     }
 
-    /** True when the shell {@code name} may do no brace expansion (POSIX sh; dash on Debian and Ubuntu). */
+    private static boolean isShellProgram(String name) {
+        ProgramSchemas.Schema s = ProgramSchemas.of(name);
+        return s != null && s.shell() != null && !s.shell().sameShell();
+    }
+
+    /**
+     * True when the shell {@code name} may do no brace expansion (POSIX sh; dash on Debian and Ubuntu: its schema's
+     * {@code shell.braceExpansion} is false).
+     */
     boolean mayLackBraceExpansion(String name) {
-        return NO_BRACE_EXPANSION.contains(name);
+        ProgramSchemas.Schema s = ProgramSchemas.of(name);
+        return s != null && s.shell() != null && !s.shell().braceExpansion();
+    }
+
+    /** True when {@code name} runs its script in the current shell ({@code eval}, {@code source}, {@code .}). */
+    boolean runsInThisShell(String name) {
+        ProgramSchemas.Schema s = ProgramSchemas.of(name);
+        return s != null && s.shell() != null && s.shell().sameShell();
     }
 
     /** The form with the program's global options removed ({@code git -C d push} as {@code git push}), or null. */
@@ -112,7 +127,7 @@ final class ProgramKnowledge {
             // source /dev/stdin <<< 'cmd' and . /dev/stdin run standard input as a script in this shell
             boolean source = (base.equals("source") || base.equals(".")) && args.size() >= 2
                     && !args.get(1).dynamic() && STDIN_FILES.contains(args.get(1).text());
-            if (!SHELLS.contains(base) && !source) return false;
+            if (!isShellProgram(base) && !source) return false;
             if (source) return true;
             for (int i = 1; i < args.size(); i++) {
                 String a = args.get(i).text();
@@ -137,7 +152,7 @@ final class ProgramKnowledge {
          */
         String hiddenScript() {
             String base = baseName();
-            if (!base.equals("source") && !base.equals(".") && !SHELLS.contains(base)) return null;
+            if (!base.equals("source") && !base.equals(".") && !isShellProgram(base)) return null;
             List<String> argv = Arg.texts(args);
             String kind = null;
             if (base.equals("source") || base.equals(".")) {
@@ -146,7 +161,7 @@ final class ProgramKnowledge {
                 if (i < argv.size() && (args.get(i).dynamic() || STDIN_FILES.contains(argv.get(i)))) {
                     kind = base + " " + argv.get(i);
                 }
-            } else if (SHELLS.contains(base)) {
+            } else if (isShellProgram(base)) {
                 kind = base + " <stdin";
                 for (int i = 1; i < argv.size(); i++) {
                     String a = argv.get(i);

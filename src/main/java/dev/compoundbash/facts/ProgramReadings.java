@@ -1,7 +1,5 @@
 package dev.compoundbash.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,7 +10,7 @@ import java.util.Set;
 
 /**
  * Other ways a program reads the same words, for deny and ask rules (never allow rules): the {@code reading} of the
- * program's entry in {@code rules/global-options.json} names one of the operators here, and the entry holds its data.
+ * program's schema ({@code programs/NAME.json}) names one of the operators here, and the schema holds its data.
  * <ul>
  *   <li>{@code make-operands}: GNU make takes variable definitions ({@code NAME=VALUE}) and options anywhere among
  *       its targets and makes every target (make(1); GNU make {@code main.c} reads every argument holding {@code =}
@@ -54,9 +52,9 @@ public final class ProgramReadings {
         String name = argv.get(0);
         int slash = name.lastIndexOf('/');
         if (slash >= 0) name = name.substring(slash + 1);
-        JsonNode entry = GlobalOptions.entry(name);
+        ProgramSchemas.Schema entry = GlobalOptions.entry(name);
         if (entry == null) return List.of();
-        String reading = entry.path("reading").asText("");
+        String reading = entry.readings() == null ? "" : entry.readings();
         List<List<String>> out = new ArrayList<>(switch (reading) {
             case "make-operands" -> makeOperands(name, argv);
             case "npm-commands" -> npmCommands(name, entry, argv);
@@ -95,7 +93,7 @@ public final class ProgramReadings {
         return out;
     }
 
-    private static List<List<String>> npmCommands(String name, JsonNode entry, List<String> argv) {
+    private static List<List<String>> npmCommands(String name, ProgramSchemas.Schema entry, List<String> argv) {
         Npm table = npmTable(name, entry);
         List<List<String>> out = new ArrayList<>();
         // Unknown options take no value (first), or the next word (second): one of them is how npm reads it.
@@ -125,6 +123,11 @@ public final class ProgramReadings {
         return out;
     }
 
+    /** The npm command {@code word} names (npm's {@code deref}), or null. */
+    static String npmCanonical(ProgramSchemas.Schema schema, String word) {
+        return deref(npmTable(schema.name(), schema), word);
+    }
+
     /** npm's {@code deref(c)}: the command {@code c} names, or null when it names none. */
     private static String deref(Npm t, String c) {
         if (c.isEmpty()) return null;
@@ -144,13 +147,12 @@ public final class ProgramReadings {
         return found;
     }
 
-    private static Npm npmTable(String name, JsonNode entry) {
+    private static Npm npmTable(String name, ProgramSchemas.Schema entry) {
         Npm t = npm.get(name);
         if (t != null) return t;
-        Set<String> commands = new HashSet<>();
-        entry.path("commands").forEach(x -> commands.add(x.asText()));
+        Set<String> commands = new HashSet<>(entry.subcommands().keySet());
         Map<String, String> aliases = new HashMap<>();
-        entry.path("aliases").fields().forEachRemaining(e -> aliases.put(e.getKey(), e.getValue().asText()));
+        entry.subcommands().forEach((c, node) -> node.aliases().forEach(x -> aliases.put(x, c)));
         t = new Npm(Set.copyOf(commands), Map.copyOf(aliases));
         Map<String, Npm> next = new HashMap<>(npm);
         next.put(name, t);
@@ -228,7 +230,7 @@ public final class ProgramReadings {
         return out;
     }
 
-    private static List<List<String>> cargoCommands(String name, JsonNode entry, List<String> argv) {
+    private static List<List<String>> cargoCommands(String name, ProgramSchemas.Schema entry, List<String> argv) {
         List<String> words = new ArrayList<>(argv);
         List<List<String>> out = new ArrayList<>();
         if (words.size() > 1 && words.get(1).startsWith("+")) {
@@ -236,7 +238,7 @@ public final class ProgramReadings {
             out.add(List.copyOf(words));
         }
         Map<String, String> aliases = new HashMap<>();
-        entry.path("aliases").fields().forEachRemaining(e -> aliases.put(e.getKey(), e.getValue().asText()));
+        entry.subcommands().forEach((c, node) -> node.aliases().forEach(x -> aliases.put(x, c)));
         int i = 1;
         boolean any = false;
         while (i < words.size()) {

@@ -1,21 +1,14 @@
 package dev.compoundbash.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The programs whose path operands Claude Code checks against the working directories, as data: the resource
- * {@code rules/programs.json} (measured with the e2e tool against Claude Code 2.1.328; see
+ * The programs whose path operands Claude Code checks against the working directories, as data: the {@code paths}
+ * of the program schemas ({@code programs/NAME.json}, {@link ProgramSchemas}; measured with the e2e tool against Claude Code 2.1.328; see
  * {@code docs/CLAUDE-CODE.md}), read once. {@link #operands} finds a command's path words the way Claude Code
  * does, erring on the side of more words: for {@code standard} programs every word after the leading options,
  * option values included ({@code head -n 1 f} checks {@code 1} and {@code f}), with {@code --} ending the options;
@@ -29,7 +22,7 @@ import java.util.Set;
  * GNU getopt_long's grammar, read so that a mistake only adds a path), {@code follows} and
  * {@code followsDirectories} the traversals that follow symbolic links ({@code grep -R}, {@code ls -LR},
  * {@code find -L}, {@code diff} of directories), whose directory operands the caller treats as unknown; see the
- * comment of {@code rules/programs.json}.
+ * format in {@code docs/PROGRAMS.md}.
  */
 public final class ProgramTable {
     private static volatile Map<String, PathCheckedProgram> table;
@@ -53,7 +46,7 @@ public final class ProgramTable {
 
     /**
      * The options of a program that name files, from the entry's {@code options}, {@code follows} and
-     * {@code followsDirectories} fields of {@code rules/programs.json}.
+     * {@code followsDirectories} fields of a schema's {@code paths}.
      *
      * @param roles              spelling ({@code -f}, {@code --file}, or a one-dash word such as {@code -follow})
      *                           to role: {@code read} (its value is a file the program reads), {@code names} (a file
@@ -96,41 +89,33 @@ public final class ProgramTable {
     }
 
     private static Map<String, PathCheckedProgram> read() {
-        try (InputStream in = ProgramTable.class.getClassLoader().getResourceAsStream("rules/programs.json")) {
-            if (in == null) throw new IllegalStateException("missing resource rules/programs.json");
-            JsonNode root = new ObjectMapper().readTree(in);
-            Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
-            Map<String, Options> opts = new LinkedHashMap<>();
-            java.util.Set<String> responseFiles = new java.util.HashSet<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                if (e.getKey().startsWith("_")) continue;
-                JsonNode v = e.getValue();
-                out.put(e.getKey(), new PathCheckedProgram(e.getKey(), v.path("access").asText("read"),
-                        v.path("operands").asText("standard"), v.path("verb").asText("read files in")));
-                Map<String, String> roles = new LinkedHashMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> o = v.path("options").fields(); o.hasNext(); ) {
-                    Map.Entry<String, JsonNode> oe = o.next();
-                    for (String spelled : oe.getKey().split("\\|")) roles.put(spelled, oe.getValue().asText());
-                }
-                List<List<List<String>>> follows = new ArrayList<>();
-                for (JsonNode f : v.path("follows")) {
-                    List<List<String>> all = new ArrayList<>();
-                    for (String group : f.asText().split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
-                    follows.add(all);
-                }
-                if (v.path("responseFiles").asBoolean(false)) responseFiles.add(e.getKey());
-                String dirs = v.has("followsDirectories") ? v.get("followsDirectories").asText() : null;
-                if (!roles.isEmpty() || !follows.isEmpty() || dirs != null) {
-                    opts.put(e.getKey(), new Options(Map.copyOf(roles), List.copyOf(follows), dirs));
+        Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
+        Map<String, Options> opts = new LinkedHashMap<>();
+        java.util.Set<String> responseFiles = new java.util.HashSet<>();
+        for (ProgramSchemas.Schema schema : ProgramSchemas.all().values()) {
+            ProgramSchemas.Paths v = schema.paths();
+            if (v == null) continue;
+            Map<String, String> roles = new LinkedHashMap<>();
+            for (Map.Entry<String, String> oe : v.options().entrySet()) {
+                for (String spelled : oe.getKey().split("\\|")) roles.put(spelled, oe.getValue());
+            }
+            List<List<List<String>>> follows = new ArrayList<>();
+            for (String f : v.follows()) {
+                List<List<String>> all = new ArrayList<>();
+                for (String group : f.split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
+                follows.add(all);
+            }
+            for (String name : schema.names()) {
+                out.put(name, new PathCheckedProgram(name, v.access(), v.operands(), v.verb()));
+                if (v.responseFiles()) responseFiles.add(name);
+                if (!roles.isEmpty() || !follows.isEmpty() || v.followsDirectories() != null) {
+                    opts.put(name, new Options(Map.copyOf(roles), List.copyOf(follows), v.followsDirectories()));
                 }
             }
-            options = Map.copyOf(opts);
-            RESPONSE_FILES = Set.copyOf(responseFiles);
-            return java.util.Collections.unmodifiableMap(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rules/programs.json", e);
         }
+        options = Map.copyOf(opts);
+        RESPONSE_FILES = Set.copyOf(responseFiles);
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     /**

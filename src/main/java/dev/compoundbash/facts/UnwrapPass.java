@@ -9,7 +9,6 @@ import dev.compoundbash.shell.WordValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Pass 3 of the extractor, unwrapping: what each command the walk reached runs besides itself. It makes the
@@ -100,8 +99,6 @@ final class UnwrapPass {
         }
     }
 
-    /** Builtins that run a script in the shell itself (bash(1) "eval", "source", "."). */
-    private static final Set<String> SAME_SHELL = Set.of("eval", "source", ".");
     /**
      * Syntax bash reads and a POSIX shell (dash) reads otherwise or not at all: arithmetic and conditional commands,
      * {@code $[ ]}, {@code {NAME}>} redirections, here-strings, {@code &>}, {@code |&}, ANSI-C and locale quoting,
@@ -419,7 +416,7 @@ final class UnwrapPass {
         WalkPass.Origin origin = new WalkPass.Origin(env, shellName,
                 shellName != null && knowledge.mayLackBraceExpansion(shellName));
         // eval and source run the script in this shell; any other runs a new process, whose assignments end with it
-        boolean child = !SAME_SHELL.contains(base);
+        boolean child = !knowledge.runsInThisShell(base);
         Reach saved = reach;
         reach = reach.withInline(link).withCandidate(false); // a script is new text: its wrappers' candidates are its own
         Runnable end = child ? flow.newProcess() : null;

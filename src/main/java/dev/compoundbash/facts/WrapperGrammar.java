@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * The commands that run another command, and what they run: where the payload starts, what the wrapper's options
  * mean (replace mode, output files, another directory, another user or root). Option words are read by
- * {@link OptionGrammar} with each program's own grammar ({@code grammars/options.json}: the optstring and long
- * options of its source), and the words after them the way the program's {@code main} reads them: GNU findutils
+ * {@link OptionGrammar} with each program's own grammar (its schema's options, {@code programs/NAME.json}: the
+ * optstring and long options of its source), and the words after them the way the program's {@code main} reads them: GNU findutils
  * {@code xargs} and {@code find} (its expression grammar, {@code find/parser.c}), GNU coreutils {@code timeout nice
  * nohup stdbuf env chroot}, util-linux {@code setsid ionice chrt taskset flock script unshare su runuser setpriv},
  * procps {@code watch}, GNU {@code time}, expect's {@code unbuffer}, {@code sudo}, {@code doas}, macOS
@@ -189,14 +189,17 @@ public final class WrapperGrammar {
         List<Arg> a = args(argv);
         if (a.isEmpty() || !a.get(0).known()) return null;
         String name = baseName(a.get(0).prefix());
-        return switch (name) {
+        ProgramSchemas.Schema schema = ProgramSchemas.of(name);
+        if (schema == null || schema.payload() == null) return null;
+        // the reader the program's schema names (programs/NAME.json "payload")
+        return switch (schema.payload().reader()) {
             case "xargs" -> merge("xargs", a, List.of(xargsGnu(a), xargsBsd(a)));
             case "find" -> find(a);
             case "timeout" -> merge("timeout", a, List.of(timeout(a, "timeout"), timeout(a, "timeout@freebsd")));
             case "nice" -> nice(a);
             case "nohup" -> plain("nohup", a, "nohup", true);
             case "stdbuf" -> stdbuf(a);
-            case "bash", "sh", "zsh", "dash", "ksh" -> shell(name, a, environment);
+            case "shell" -> shell(name, a, environment);
             case "eval" -> eval(a);
             case "env" -> merge("env", a, List.of(env(a, "env", false), env(a, "env@bsd", false)));
             case "command" -> command(a);
@@ -218,16 +221,16 @@ public final class WrapperGrammar {
             case "time" -> merge("time", a, List.of(time(a, "time"), time(a, "time@bsd")));
             case "unshare" -> unshare(a);
             case "chroot" -> chroot(a);
-            case "su" -> su(a, false);
-            case "runuser" -> su(a, true);
+            case "su" -> su(a, name.equals("runuser"));
             case "setpriv" -> setpriv(a);
-            case "mapfile", "readarray" -> mapfile(name, a);
+            case "mapfile" -> mapfile(name, a);
             case "compgen" -> compgen(a);
-            case "git" -> ConfigCode.git(a, environment);
-            case "make", "gmake" -> ConfigCode.make(a);
+            case "git-config" -> ConfigCode.git(a, environment);
+            case "make-config" -> ConfigCode.make(a);
             case "sg" -> sg(a);
             case "busybox" -> busybox(a);
-            default -> null;
+            default -> throw new IllegalStateException(schema.file() + ": unknown payload reader "
+                    + schema.payload().reader());
         };
     }
 
@@ -1164,7 +1167,7 @@ public final class WrapperGrammar {
 
     /** {@code builtin [--] NAME [ARG...]} (bash 5.2 {@code builtins/builtin.def}: {@code no_options}). */
     private static Unwrapped builtinCommand(List<Arg> a) {
-        OptionGrammar.Parsed p = OptionGrammar.named("no-options").parse(a, 1);
+        OptionGrammar.Parsed p = OptionGrammar.named("builtin").parse(a, 1);
         if (!p.clean()) return unreadable("builtin", a, p.end(), false).withOwnRule();
         if (p.end() >= a.size()) return null;
         return argvPayload("builtin", a, p.end()).withOwnRule();
@@ -1186,7 +1189,7 @@ public final class WrapperGrammar {
      * no_options}: any other option is a usage error).
      */
     private static Unwrapped eval(List<Arg> a) {
-        OptionGrammar.Parsed p = OptionGrammar.named("no-options").parse(a, 1);
+        OptionGrammar.Parsed p = OptionGrammar.named("eval").parse(a, 1);
         if (!p.clean()) return shellUncertain("eval", a, p.end()).withOwnRule();
         int i = p.end();
         if (i >= a.size()) return null;

@@ -72,7 +72,10 @@ public final class TierArguments {
         if (slash >= 0 && slash < name.length() - 1) name = name.substring(slash + 1);
         List<Arg> args = new ArrayList<>(words.subList(1, words.size()));
         if (argumentsAppended) args.add(Arg.ANY);
-        return switch (name) {
+        String check = dev.compoundbash.facts.ProgramSchemas.tierArguments(name);
+        if (check == null) return true;
+        // the check the program's schema names (programs/NAME.json "tier": "arguments")
+        return switch (check) {
             case "uniq" -> uniq(args);
             case "file" -> file(args);
             case "diff" -> diff(args);
@@ -85,14 +88,14 @@ public final class TierArguments {
             case "wait" -> waitBuiltin(args);
             case "unset" -> unset(args);
             case "test" -> test(args, false);
-            case "[" -> bracket(args);
-            case "[[" -> test(args, true);
-            default -> true;
+            case "bracket" -> bracket(args);
+            case "conditional" -> test(args, true);
+            default -> throw new IllegalStateException("unknown tier argument check " + check);
         };
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // GNU getopt_long programs: each read by its grammar (OptionGrammar, grammars/options.json), then the options
+    // GNU getopt_long programs: each read by its grammar (OptionGrammar, its schema's options), then the options
     // that take it out of its tier looked up by key (a long option declared the same as a short one has its key).
 
     static final OptionGrammar FILE = OptionGrammar.named("file");

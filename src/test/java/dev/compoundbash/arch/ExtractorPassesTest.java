@@ -34,7 +34,7 @@ class ExtractorPassesTest {
 
     /** Classes that read programs: only ProgramKnowledge may call their methods. */
     static final List<String> PROGRAM_TABLES = List.of("facts/WrapperGrammar", "facts/ProgramTable",
-            "facts/GlobalOptions", "facts/ProgramReadings", "facts/ConfigCode", "facts/OptionGrammar",
+            "facts/GlobalOptions", "facts/ProgramReadings", "facts/ConfigCode", "facts/OptionGrammar", "facts/ProgramSchemas",
             "rules/TierArguments");
 
     /** Outer class name (in facts) to the outer class names it depends on, from jdeps -verbose:class. */

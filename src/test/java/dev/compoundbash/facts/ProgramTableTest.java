@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The path words {@link ProgramTable} finds, and its data ({@code rules/programs.json}) checked against the
+ * The path words {@link ProgramTable} finds, and its data (the schemas' {@code paths}, {@code programs/NAME.json}) checked against the
  * programs installed here: every option the table says names a file, or makes a traversal follow links, is one
  * the program's own {@code --help} or man page lists (GNU coreutils 9.1, diffutils 3.8, findutils 4.9, grep 3.8,
  * sed 4.9, file 5.44, util-linux hexdump, git-diff(1); a program that is not installed, or an awk that is not
@@ -126,21 +126,19 @@ class ProgramTableTest {
 
     @Test
     void everyOptionTheTableNamesIsOneTheProgramLists() throws Exception {
-        JsonNode root;
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("rules/programs.json")) {
-            root = new ObjectMapper().readTree(in);
-        }
         List<String> missing = new ArrayList<>();
         int checked = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (e.getKey().startsWith("_")) continue;
+        for (ProgramSchemas.Schema schema : ProgramSchemas.all().values()) {
+            ProgramSchemas.Paths paths = schema.paths();
+            if (paths == null) continue;
+            for (String name : schema.names()) {
+            Map.Entry<String, ProgramSchemas.Paths> e = Map.entry(name, paths);
             List<String> spellings = new ArrayList<>();
-            e.getValue().path("options").fieldNames().forEachRemaining(k -> spellings.addAll(List.of(k.split("\\|"))));
-            for (JsonNode f : e.getValue().path("follows")) {
-                for (String g : f.asText().split(" \\+ ")) spellings.addAll(List.of(g.trim().split("\\|")));
+            e.getValue().options().keySet().forEach(k -> spellings.addAll(List.of(k.split("\\|"))));
+            for (String f : e.getValue().follows()) {
+                for (String g : f.split(" \\+ ")) spellings.addAll(List.of(g.trim().split("\\|")));
             }
-            if (e.getValue().hasNonNull("followsDirectories")) spellings.add(e.getValue().get("followsDirectories").asText());
+            if (e.getValue().followsDirectories() != null) spellings.add(e.getValue().followsDirectories());
             if (spellings.isEmpty()) continue;
             String help = help(e.getKey());
             if (help == null) continue;
@@ -150,6 +148,7 @@ class ProgramTableTest {
             for (String s : spellings) {
                 if (!Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(s) + "([\\s,=\\[\\]]|$)", Pattern.MULTILINE)
                         .matcher(help).find()) missing.add(e.getKey() + " " + s);
+            }
             }
         }
         assertThat(missing).isEmpty();

@@ -433,7 +433,7 @@ class WrapperOptionOracleTest {
     // ---- generating -------------------------------------------------------------------------------------------------
 
     /**
-     * Option spellings: each wrapper's declared options (the grammar of {@code grammars/options.json}) and words the
+     * Option spellings: each wrapper's declared options (the options of its schema, {@code programs/NAME.json}) and words the
      * grammar does not declare (every letter, unknown long names, abbreviations of any length, so a grammar that
      * misses an option or its argument kind is found), values attached, after {@code =} and detached, optional
      * arguments given and left out, {@code --}, {@code -}, and words only known at run time (a variable set just
