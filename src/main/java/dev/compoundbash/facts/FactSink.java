@@ -25,6 +25,8 @@ final class FactSink {
     final Set<VariableEvaluation> evaluations = new LinkedHashSet<>();
     final List<CallProblem> problems = new ArrayList<>();
     final List<PathOperand> pathOperands = new ArrayList<>();
+    /** The words the commands' program schemas do not list. */
+    final List<UnknownWord> unknownWords = new ArrayList<>();
     /** Every variable read, in walk order (a loop's may be marked not set in the command afterwards). */
     final List<VariableUse> variableUses = new ArrayList<>();
     /** The sub-command id each simple command became, as written (for {@link PipelinesAndLists}). */
@@ -77,6 +79,6 @@ final class FactSink {
         return new Facts(List.copyOf(subCommands), List.copyOf(wrappers), List.copyOf(findActions),
                 List.copyOf(redirects), List.copyOf(variableWrites), List.copyOf(evaluations),
                 List.copyOf(runTimeCode), List.copyOf(pathOperands),
-                List.copyOf(new LinkedHashSet<>(variableUses)), joined);
+                List.copyOf(new LinkedHashSet<>(variableUses)), joined, List.copyOf(unknownWords));
     }
 }

@@ -17,12 +17,22 @@ import java.util.List;
  * @param pathOperands    the words commands open as files, resolved against the working directories
  * @param variableUses    the variables commands expand
  * @param joinedCommands  every pipeline and list, as the text a rule across control operators is matched against
+ * @param unknownWords    the words commands' program schemas do not list
  */
 public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
                     List<Redirect> redirects, List<VariableWrite> variableWrites,
                     List<VariableEvaluation> evaluations, List<RunTimeCode> runTimeCode,
                     List<PathOperand> pathOperands, List<VariableUse> variableUses,
-                    List<JoinedCommands> joinedCommands) {
+                    List<JoinedCommands> joinedCommands, List<UnknownWord> unknownWords) {
+
+    /** Facts without unknown words. */
+    public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
+                 List<Redirect> redirects, List<VariableWrite> variableWrites, List<VariableEvaluation> evaluations,
+                 List<RunTimeCode> runTimeCode, List<PathOperand> pathOperands, List<VariableUse> variableUses,
+                 List<JoinedCommands> joinedCommands) {
+        this(subCommands, wrappers, findActions, redirects, variableWrites, evaluations, runTimeCode, pathOperands,
+                variableUses, joinedCommands, List.of());
+    }
 
     /** Facts without joined commands. */
     public Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<FindAction> findActions,
@@ -63,6 +73,7 @@ public record Facts(List<SubCommand> subCommands, List<Wrapper> wrappers, List<F
         out.addAll(pathOperands);
         out.addAll(variableUses);
         out.addAll(joinedCommands);
+        out.addAll(unknownWords);
         return out;
     }
 

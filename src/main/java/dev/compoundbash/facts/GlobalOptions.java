@@ -35,7 +35,7 @@ public final class GlobalOptions {
         Map<String, Program> out = new HashMap<>();
         for (ProgramSchemas.Schema schema : ProgramSchemas.all().values()) {
             ProgramSchemas.OptionTable t = schema.options();
-            if (t == null || t.declared().isEmpty() || t.partial()) continue;
+            if (t == null || t.declared().isEmpty()) continue;
             Set<String> valued = new HashSet<>();
             Set<String> flags = new HashSet<>();
             for (ProgramSchemas.Declared d : t.declared()) (d.valued() ? valued : flags).addAll(d.spellings());

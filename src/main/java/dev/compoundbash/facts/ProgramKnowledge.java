@@ -76,6 +76,52 @@ final class ProgramKnowledge {
         return GlobalOptions.strip(form);
     }
 
+    /**
+     * The canonical readings of a form by its program's schema ({@link SchemaReader}): its global options removed,
+     * its subcommand spelled every way the schema says; empty when no schema reads it.
+     *
+     * @param form words or shapes ({@link Arg#UNKNOWN} standing for any text), the name first
+     */
+    List<List<String>> canonicalForms(List<String> form) {
+        if (form.isEmpty() || form.get(0).indexOf(Arg.UNKNOWN) >= 0) return List.of();
+        ProgramSchemas.Schema schema = ProgramSchemas.ofCommand(form.get(0));
+        if (schema == null || schema.options() == null && schema.subcommands().isEmpty()) return List.of();
+        List<Arg> args = new java.util.ArrayList<>(form.size());
+        for (String w : form) {
+            int u = w.indexOf(Arg.UNKNOWN);
+            if (u < 0) {
+                args.add(Arg.literal(w));
+            } else {
+                String prefix = w.substring(0, u);
+                args.add(new Arg(w, false, false, false, prefix, false, true, !prefix.isEmpty() && prefix.charAt(0) != '-'));
+            }
+        }
+        return SchemaReader.read(schema, args, List.of(), List.of()).forms();
+    }
+
+    /**
+     * The readings a git command has when configuration written earlier in the same call applies to it
+     * ({@code git config alias.p push && git p origin} reads {@code git p origin} as {@code git push origin}): the
+     * command read as if {@code -c KEY=VALUE} were given for each.
+     *
+     * @param argv    the command's words, the name first
+     * @param written {@code KEY=VALUE} for each configuration written earlier in the call, in order
+     * @return the other readings (empty when none)
+     */
+    List<List<String>> readingsWithConfiguration(List<String> argv, List<String> written) {
+        if (written.isEmpty() || argv.isEmpty()) return List.of();
+        ProgramSchemas.Schema schema = ProgramSchemas.ofCommand(argv.get(0));
+        if (schema == null || schema.config() == null || schema.config().option().isEmpty()) return List.of();
+        List<String> configured = new java.util.ArrayList<>();
+        configured.add(argv.get(0));
+        for (String w : written) {
+            configured.add(schema.config().option().get(0));
+            configured.add(w);
+        }
+        configured.addAll(argv.subList(1, argv.size()));
+        return ProgramReadings.of(configured);
+    }
+
     /** The other readings of the form alone ({@link ProgramReadings}). */
     List<List<String>> readings(List<String> form) {
         return ProgramReadings.of(form);
@@ -111,6 +157,53 @@ final class ProgramKnowledge {
                 wrapperRead = true;
             }
             return wrapper;
+        }
+
+        /**
+         * The words the program's schema does not list (the closed world, {@link SchemaReader}); empty when no
+         * schema knows the program.
+         *
+         * @param written configuration written earlier in the call ({@code KEY=VALUE}): an alias defined there names
+         *                a subcommand
+         */
+        List<SchemaReader.Unknown> unknownWords(List<String> written) {
+            ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
+            if (schema == null) return List.of();
+            return SchemaReader.read(schema, args, environment, written).unknowns();
+        }
+
+        /**
+         * The configuration this command writes for the commands after it in the same call ({@code git config
+         * [set|add] KEY VALUE}, static words only), as {@code KEY=VALUE}; null when it writes none.
+         */
+        String configurationWritten() {
+            ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
+            if (schema == null || schema.config() == null || schema.config().writers().isEmpty()) return null;
+            int i = 1;
+            while (i < args.size() && args.get(i).known() && args.get(i).prefix().startsWith("-")) {
+                ProgramSchemas.Declared d = schema.options() == null ? null
+                        : schema.options().declaredOption(args.get(i).prefix());
+                i += d != null && d.valued() && args.get(i).prefix().indexOf('=') < 0 ? 2 : 1;
+            }
+            if (i >= args.size() || !args.get(i).known() || !schema.config().writers().contains(args.get(i).prefix())) {
+                return null;
+            }
+            List<String> operands = new java.util.ArrayList<>();
+            for (int k = i + 1; k < args.size(); k++) {
+                Arg w = args.get(k);
+                if (!w.known()) return null;
+                String t = w.prefix();
+                if (t.startsWith("-")) {
+                    if (t.equals("--unset") || t.equals("--unset-all") || t.startsWith("--get") || t.equals("-l")
+                            || t.equals("--list") || t.equals("--remove-section") || t.equals("--rename-section")) {
+                        return null;
+                    }
+                    continue;
+                }
+                if (operands.isEmpty() && k == i + 1 && (t.equals("set") || t.equals("add"))) continue;
+                operands.add(t);
+            }
+            return operands.size() >= 2 ? operands.get(0) + "=" + operands.get(1) : null;
         }
 
         /** find's acting primaries ({@code -exec}, {@code -delete}, {@code -fprint} ...). */

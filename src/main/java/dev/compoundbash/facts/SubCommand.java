@@ -111,6 +111,10 @@ public final class SubCommand {
             List<String> stripped = KNOWLEDGE.withoutGlobalOptions(form);
             if (stripped != null) more.add(String.join(" ", stripped));
             for (List<String> reading : KNOWLEDGE.readings(form)) more.add(String.join(" ", reading));
+            for (List<String> canonical : KNOWLEDGE.canonicalForms(form)) {
+                more.add(String.join(" ", canonical));
+                for (List<String> reading : KNOWLEDGE.readings(canonical)) more.add(String.join(" ", reading));
+            }
         }
         if (!base.equals(this.argv.get(0))) {
             for (String m : List.copyOf(more)) {
@@ -148,6 +152,7 @@ public final class SubCommand {
         for (List<String> form : List.copyOf(forms)) {
             List<String> stripped = KNOWLEDGE.withoutGlobalOptions(form);
             if (stripped != null) forms.add(stripped);
+            forms.addAll(KNOWLEDGE.canonicalForms(form));
         }
         for (List<String> form : forms) {
             out.add(joinShape(form));

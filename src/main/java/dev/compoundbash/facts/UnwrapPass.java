@@ -9,6 +9,7 @@ import dev.compoundbash.shell.WordValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Pass 3 of the extractor, unwrapping: what each command the walk reached runs besides itself. It makes the
@@ -117,6 +118,11 @@ final class UnwrapPass {
     private final ProgramKnowledge knowledge;
     private Later later;
     private Reach reach = Reach.TOP;
+    /**
+     * Configuration written so far in the call ({@code git config alias.p push}), as {@code KEY=VALUE}, in run
+     * order: the git commands after it read it as {@code -c KEY=VALUE} (git-config(1)).
+     */
+    private final List<String> configurationWritten = new ArrayList<>();
     /** Static text holding a command-substitution opener that {@link #storedCode} did not already extract. */
     private final List<String> codeLikeTexts = new ArrayList<>();
 
@@ -152,6 +158,7 @@ final class UnwrapPass {
         SubCommand sc = commandFact(id, args, dynamicName, r.raw(), r.top(), role, -1, false, r.assignments(),
                 r.context(), evaluated);
         sink.subCommands.add(sc);
+        closedWorld(sc, reading);
         later.operands(sc, reading, reach, r.pipe());
         // The words' own expansions run in this shell, outside any privilege or prefix the wrapper sets.
         if (!dynamicName && sc.getBaseName().equals("find")) {
@@ -163,6 +170,20 @@ final class UnwrapPass {
         if (stdin != null) stdinScriptPayload(sc, stdin, r.top(), sc.getAssignments(), r.source());
         else if (u == null && !dynamicName) hiddenScript(sc, reading);
         return id;
+    }
+
+    /**
+     * The closed world: the words of the command its program's schema does not list become {@link UnknownWord}s,
+     * and the configuration it writes applies to the git commands after it.
+     */
+    private void closedWorld(SubCommand sc, ProgramKnowledge.Reading reading) {
+        if (reading == null) return;
+        for (SchemaReader.Unknown u : reading.unknownWords(configurationWritten)) {
+            sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), u.word(), u.what(),
+                    u.choosesWhatRuns()));
+        }
+        String written = reading.configurationWritten();
+        if (written != null) configurationWritten.add(written);
     }
 
     /**
@@ -191,9 +212,16 @@ final class UnwrapPass {
             wrapperId = wid;
             if (!role.equals("wrapper")) role = "payload";
         }
+        List<List<String>> alternatives = WordExpansion.alternatives(args, evaluated, flow.shellState());
+        if (!configurationWritten.isEmpty() && !dynamicName) {
+            List<List<String>> more = knowledge.readingsWithConfiguration(Arg.texts(args), configurationWritten);
+            if (!more.isEmpty()) {
+                alternatives = new ArrayList<>(alternatives);
+                alternatives.addAll(more);
+            }
+        }
         return new SubCommand(id, args, raw, dynamicName, dynamicArgs, top, context, role, wrapperId,
-                appended, names, assignmentWords, reach.privilegeId(),
-                WordExpansion.alternatives(args, evaluated, flow.shellState()));
+                appended, names, assignmentWords, reach.privilegeId(), alternatives);
     }
 
     /**
@@ -298,6 +326,7 @@ final class UnwrapPass {
                     // the words xargs appends pass through the wrappers it runs (xargs timeout 5 cat) to the end
                     u.appendsArguments() || sc.isArgumentsAppended(), env, r.context(), evaluated);
             sink.subCommands.add(payload);
+            closedWorld(payload, reading);
             Reach saved = reach;
             String xargsReplace = u.kind().equals("xargs") && rs != null && !rs.isEmpty() ? rs : null;
             FindPaths findPaths = reach.findPaths();

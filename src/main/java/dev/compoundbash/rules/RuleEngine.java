@@ -46,7 +46,8 @@ import java.util.Map;
 public final class RuleEngine {
     /** The built-in DRL files, in the order they are compiled (classpath resources under {@code rules/}). */
     public static final List<String> BUILT_IN = List.of("call.drl", "approval.drl", "variables.drl", "tiers.drl",
-            "patterns.drl", "wrappers.drl", "redirects.drl", "boundary.drl", "modes.drl", "agents.drl", "outcome.drl");
+            "schema.drl", "patterns.drl", "wrappers.drl", "redirects.drl", "boundary.drl", "modes.drl", "agents.drl",
+            "outcome.drl");
 
     /** A user rule set that fires more rules than this for one command is taken to loop: it is a rule error. */
     public static final int MAX_FIRINGS = Integer.getInteger("compoundbash.maxFirings", 200_000);

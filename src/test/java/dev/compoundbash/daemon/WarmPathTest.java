@@ -275,14 +275,15 @@ class WarmPathTest {
     void sixteenParallelCallsEachGetTheirOwnAnswer() throws Exception {
         warmUp();
         String[][] cases = {
-                {"git status", "allow"}, {"git push origin b", "deny"}, {"echo $(curl x", "ask"},
+                {"git status s", "allow"}, {"git push origin b", "deny"}, {"echo $(curl x", "ask"},
                 {"curl y", "defer"}};
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
             List<Future<Result>> futures = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
                 String[] c = cases[i % cases.length];
-                // Unique commands: each answer names its own command, so a crossed reply would show.
+                // Unique commands: each answer names its own command, so a crossed reply would show (a pathspec
+                // for git status: "git status0" is no git subcommand, so the closed world leaves it to Claude Code).
                 String command = c[0] + i + (c[0].endsWith("(curl x") ? ")" : "") + " && git log -n " + i;
                 futures.add(pool.submit(() -> call(homeA, command)));
             }
