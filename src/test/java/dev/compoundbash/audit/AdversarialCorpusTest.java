@@ -34,8 +34,9 @@ class AdversarialCorpusTest {
 
     @Test
     void corpusHasAtLeast300DistinctCasesEachWithAReason() throws IOException {
-        List<DecisionCases.Case> cases = DecisionCases.read(DIR.resolve("corpus.jsonl"));
-        assertThat(cases).hasSizeGreaterThanOrEqualTo(300);
+        assertThat(DecisionCases.read(DIR.resolve("corpus.jsonl"))).hasSizeGreaterThanOrEqualTo(300);
+        List<DecisionCases.Case> cases = new ArrayList<>();
+        for (Path f : corpusFiles()) cases.addAll(DecisionCases.read(f));
         Set<String> ids = new HashSet<>();
         for (DecisionCases.Case c : cases) {
             assertThat(ids.add(c.id())).as("duplicate id " + c.id()).isTrue();
@@ -46,7 +47,16 @@ class AdversarialCorpusTest {
 
     @TestFactory
     Stream<DynamicTest> corpus() throws IOException {
-        return tests(List.of(DIR.resolve("corpus.jsonl")));
+        return tests(corpusFiles());
+    }
+
+    /** The corpus: corpus.jsonl and every corpus-NAME.jsonl beside it (one file per class of finding), sorted. */
+    static List<Path> corpusFiles() throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> s = Files.list(DIR)) {
+            s.filter(p -> p.getFileName().toString().matches("corpus(-[a-z0-9-]+)?\\.jsonl")).sorted().forEach(files::add);
+        }
+        return files;
     }
 
     @TestFactory
