@@ -87,11 +87,29 @@ public final class WrapperGrammar {
      * @param readsStandardInput the payload is a shell that reads its script from standard input: its here-document
      *                           or here-string is read as well ({@code bash -l <<EOF}, {@code script} without
      *                           {@code -c})
+     * @param runner             a runner ({@code npx}, {@code ssh}, {@code docker exec}, {@code parallel}: the
+     *                           schema's reader {@code runner} or {@code parallel}): an allow rule for the runner as
+     *                           written approves the commands it runs that no rule denies or asks (wrappers.drl)
      */
     public record Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                             List<String> implicitPayload, List<Action> actions, boolean privileged,
                             boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
-                            String replaceString, boolean readsStandardInput) {
+                            String replaceString, boolean readsStandardInput, boolean runner) {
+        /** Not a runner. */
+        public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
+                         List<String> implicitPayload, List<Action> actions, boolean privileged,
+                         boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
+                         String replaceString, boolean readsStandardInput) {
+            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged, ownRuleRequired,
+                    outputs, changesDirectory, replaceString, readsStandardInput, false);
+        }
+
+        /** The same reading as a runner's. */
+        Unwrapped asRunner() {
+            return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, true);
+        }
+
         /** An unprivileged wrapper with no output files that keeps the working directory. */
         public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                          List<String> implicitPayload, List<Action> actions) {
@@ -118,19 +136,19 @@ public final class WrapperGrammar {
 
         Unwrapped withOwnRule() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    true, outputs, changesDirectory, replaceString, readsStandardInput);
+                    true, outputs, changesDirectory, replaceString, readsStandardInput, runner);
         }
 
         Unwrapped inOtherDirectory(boolean moved) {
             if (!moved || changesDirectory) return this;
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, outputs, true, replaceString, readsStandardInput);
+                    ownRuleRequired, outputs, true, replaceString, readsStandardInput, runner);
         }
 
         Unwrapped asPrivileged() {
             if (privileged) return this;
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, true,
-                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput);
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, runner);
         }
 
         Unwrapped withOutputs(List<Output> more) {
@@ -138,7 +156,7 @@ public final class WrapperGrammar {
             List<Output> all = new ArrayList<>(outputs);
             for (Output o : more) if (!all.contains(o)) all.add(o);
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, List.copyOf(all), changesDirectory, replaceString, readsStandardInput);
+                    ownRuleRequired, List.copyOf(all), changesDirectory, replaceString, readsStandardInput, runner);
         }
 
         /** True when the reading is uncertain or a usage error: one payload is unreadable. */
@@ -190,7 +208,11 @@ public final class WrapperGrammar {
         if (a.isEmpty() || !a.get(0).known()) return null;
         String name = baseName(a.get(0).prefix());
         ProgramSchemas.Schema schema = ProgramSchemas.of(name);
-        if (schema == null || schema.payload() == null) return null;
+        if (schema == null) return null;
+        // a runner at the program's level or at one of its subcommands (npm exec, docker exec): RunnerReader
+        if (RunnerReader.isRunner(schema.payload()) || schema.payload() == null) {
+            return RunnerReader.read(name, schema, a);
+        }
         // the reader the program's schema names (programs/NAME.json "payload")
         return switch (schema.payload().reader()) {
             case "xargs" -> merge("xargs", a, List.of(xargsGnu(a), xargsBsd(a)));
