@@ -251,6 +251,7 @@ public final class WrapperGrammar {
             case "make-config" -> ConfigCode.make(a);
             case "sg" -> sg(a);
             case "busybox" -> busybox(a);
+            case "parallel" -> parallel(a);
             default -> throw new IllegalStateException(schema.file() + ": unknown payload reader "
                     + schema.payload().reader());
         };
@@ -503,6 +504,75 @@ public final class WrapperGrammar {
         List<String> declared = new ArrayList<>();
         for (String s : spelled) if (hasAny(g, s)) declared.add(s);
         return exitsAtOnce(g, p, declared.toArray(String[]::new));
+    }
+
+    // ---- GNU parallel ------------------------------------------------------------------------------------------
+
+    /** GNU parallel's input-source separators (parallel(1) ":::", ":::+", "::::", "::::+"). */
+    private static final Set<String> PARALLEL_SOURCES = Set.of(":::", ":::+", "::::", "::::+");
+
+    /**
+     * GNU parallel (20221122, parallel(1)): options in order (Getopt::Long bundling, require_order); the command
+     * template is the words up to the first input-source separator, joined with spaces and run by a shell (with
+     * {@code -q} the words are quoted: a command); the arguments are inserted where a replacement string stands
+     * ({@code {}}, {@code {.}}, {@code {1}} ...) or appended. With no template each argument after {@code :::} is a
+     * command (shell source); commands read from standard input or a file ({@code ::::}, {@code -a}) cannot be
+     * read. A {@code {= perl =}} replacement string is perl code: unreadable. An option the table lacks, {@code -I}
+     * and {@code --replace} (a replacement string of the user's), or a word only known at run time where an option
+     * may stand make the reading unreadable, with candidates.
+     */
+    private static Unwrapped parallel(List<Arg> a) {
+        OptionGrammar g = OptionGrammar.named("parallel");
+        OptionGrammar.Parsed p = g.parse(a, 1);
+        if (exitsAtOnce(g, p, "--version", "--help", "--citation", "--number-of-cpus", "--number-of-cores")) return null;
+        if (!p.clean()) return unreadable("parallel", a, p.certain() ? p.errorAt() : p.uncertainAt(), false).asRunner();
+        boolean quote = p.has("-q");
+        boolean fromFile = p.has("-a");
+        int i = p.end();
+        int sep = a.size();
+        for (int k = i; k < a.size(); k++) {
+            if (!a.get(k).known()) {
+                if (a.get(k).mayBeOption() || mayContain(a.get(k), ':')) return unreadable("parallel", a, k, false).asRunner();
+                continue;
+            }
+            if (PARALLEL_SOURCES.contains(a.get(k).prefix())) {
+                sep = k;
+                break;
+            }
+        }
+        List<Payload> payloads = new ArrayList<>();
+        if (sep == i) {
+            // no template: each argument of a ::: source is a command; a file's lines or stdin are not known
+            if (fromFile || p.has("--pipe") || p.has("--pipepart")) return unreadable("parallel", a, sep, false).asRunner();
+            String source = null;
+            for (int k = sep; k < a.size(); k++) {
+                Arg w = a.get(k);
+                if (w.known() && PARALLEL_SOURCES.contains(w.prefix())) {
+                    source = w.prefix();
+                    continue;
+                }
+                if (!source.startsWith(":::") || source.startsWith("::::")) {
+                    return unreadable("parallel", a, k, false).asRunner();
+                }
+                payloads.add(new Payload(k, k + 1, true, SCRIPT, List.of(w.text()), List.of()));
+            }
+            if (payloads.isEmpty()) return unreadable("parallel", a, sep, false).asRunner();
+            return runnerOf("parallel", payloads, false);
+        }
+        List<String> words = texts(a, i, sep);
+        String template = String.join(" ", words);
+        if (template.contains("{=")) return unreadable("parallel", a, i, false).asRunner();
+        if (sep == a.size() && !fromFile && !p.has("--pipe") && !p.has("--pipepart")) {
+            // arguments from standard input: the template is still the command (xargs reads the same way)
+        }
+        if (quote) payloads.add(new Payload(i, sep, true));
+        else payloads.add(new Payload(i, sep, true, SCRIPT, List.of(template), List.of()));
+        return runnerOf("parallel", payloads, !template.contains("{"));
+    }
+
+    private static Unwrapped runnerOf(String kind, List<Payload> payloads, boolean appends) {
+        return new Unwrapped(kind, List.copyOf(payloads), appends, false, List.of(), List.of(), false, false,
+                List.of(), false, null, false, true);
     }
 
     // ---- xargs ----------------------------------------------------------------------------------------------------
