@@ -24,6 +24,7 @@ public final class PathOperand {
     private final String protectedComponent;
     private final boolean exists;
     private final boolean afterUnknownDirectoryChange;
+    private boolean globPattern;
 
     /**
      * @param id           unique among the facts of one evaluation
@@ -76,6 +77,25 @@ public final class PathOperand {
     public String getProtectedComponent() { return protectedComponent; }
     public boolean isExists() { return exists; }
     public boolean isAfterUnknownDirectoryChange() { return afterUnknownDirectoryChange; }
+
+    /**
+     * True when the word, as Claude Code reads it, is a glob pattern: an unquoted glob character, or one of
+     * {@code * ? [ ]} in its static value (Claude Code tests the argument's text: "Glob patterns are not allowed in
+     * write operations", measured with 2.1.332 for {@code rm -rf src/*}).
+     */
+    public boolean isGlobPattern() { return globPattern; }
+
+    /**
+     * Notes whether the word is a glob pattern ({@link #isGlobPattern()}); the path pass calls it once, before the
+     * fact is inserted.
+     *
+     * @param glob whether it is
+     * @return this fact
+     */
+    public PathOperand withGlobPattern(boolean glob) {
+        this.globPattern = glob;
+        return this;
+    }
 
     /** True when it is inside every way it can be read. */
     public boolean isInside() { return INSIDE.equals(status); }
