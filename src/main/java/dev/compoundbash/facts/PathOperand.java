@@ -25,6 +25,7 @@ public final class PathOperand {
     private final boolean exists;
     private final boolean afterUnknownDirectoryChange;
     private boolean globPattern;
+    private boolean recursive;
 
     /**
      * @param id           unique among the facts of one evaluation
@@ -94,6 +95,24 @@ public final class PathOperand {
      */
     public PathOperand withGlobPattern(boolean glob) {
         this.globPattern = glob;
+        return this;
+    }
+
+    /**
+     * True when the program reads the files below this path if it is a directory ({@code grep -r}, {@code rg}: the
+     * schema's {@code paths.recursive}), and the path is not known to be a file.
+     */
+    public boolean isRecursive() { return recursive; }
+
+    /**
+     * Notes whether the program reads below the path ({@link #isRecursive()}); the path pass calls it once, before
+     * the fact is inserted.
+     *
+     * @param recursive whether it does
+     * @return this fact
+     */
+    public PathOperand withRecursive(boolean recursive) {
+        this.recursive = recursive;
         return this;
     }
 

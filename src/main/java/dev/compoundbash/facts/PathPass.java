@@ -112,7 +112,9 @@ final class PathPass {
                     r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(),
                     PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why()))
                     .withGlobPattern(o.arg().glob() || (o.arg().isStatic() && !o.arg().spliced()
-                            && o.arg().text().matches("(?s).*[*?\\[\\]].*"))));
+                            && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
+                    .withRecursive(o.recursive() && !(r.path() != null
+                            && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
         }
     }
 
