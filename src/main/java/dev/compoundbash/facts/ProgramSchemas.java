@@ -49,7 +49,7 @@ public final class ProgramSchemas {
     public static final Set<String> KEY_ROLES = Set.of("script", "program", "alias", "goal");
     /** The name lists a program may belong to ({@link NameList}). */
     public static final Set<String> LISTS = Set.of("runs-code", "version-control", "directory-changers",
-            "makes-links");
+            "makes-links", "copies-files");
     /** The safety tiers. */
     public static final Set<String> TIERS = Set.of("always-safe", "safe-builtin");
 

@@ -325,7 +325,9 @@ public final class ProgramTable {
         List<Operand> result = new ArrayList<>();
         for (Operand b : base) {
             boolean read = b.access().equals("read");
-            result.add(read && (follows || recursive) ? new Operand(b.arg(), b.access(), follows, recursive) : b);
+            // a written operand may be read below too (cp -r: the sources); whether it is read is the rules' call
+            result.add(read && (follows || recursive) ? new Operand(b.arg(), b.access(), follows, recursive)
+                    : !read && recursive && !o.recursive().isEmpty() ? new Operand(b.arg(), b.access(), false, true) : b);
         }
         for (Operand b : out) {
             result.add(b.access().equals("read") && (follows || recursive)
