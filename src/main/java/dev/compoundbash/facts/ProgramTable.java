@@ -678,11 +678,16 @@ public final class ProgramTable {
         List<Operand> out = switch (sub) {
             case "grep" -> patternFirst(rest, access, GIT_GREP_VALUED, GREP_PATTERN, Set.of("-f"), false);
             case "diff" -> standardAll(rest, access);
+            // git mv moves each source (through a symbolically linked directory in the destination too: git mv a
+            // link/a writes where link leads, measured with git 2.39), git rm removes, git restore rewrites its
+            // paths: every operand is a write (git-mv(1), git-rm(1), git-restore(1); an option's value over-reads)
+            case "mv", "rm", "restore" -> standardAll(rest, "write");
             default -> List.of();
         };
-        if (moved && (sub.equals("grep") || sub.equals("diff"))) {
+        if (moved && Set.of("grep", "diff", "mv", "rm", "restore").contains(sub)) {
             // -C DIR moves every path, the default "." included
-            return List.of(new Operand(Arg.unknown("(a path in another repository)"), access));
+            return List.of(new Operand(Arg.unknown("(a path in another repository)"),
+                    sub.equals("grep") || sub.equals("diff") ? access : "write"));
         }
         return out;
     }

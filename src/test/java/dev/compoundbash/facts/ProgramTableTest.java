@@ -58,6 +58,16 @@ class ProgramTableTest {
         assertThat(recursive(operands("cat", "src"))).isEmpty();
     }
 
+    /** git mv, git rm and git restore write every operand; -C makes them unknown. */
+    @Test
+    void gitWorkTreeWritesAreWrites() {
+        assertThat(words(operands("git", "mv", "-f", "a", "link/a"), "write")).containsExactly("a", "link/a");
+        assertThat(words(operands("git", "rm", "-r", "--cached", "src"), "write")).containsExactly("src");
+        assertThat(words(operands("git", "restore", "--", ".env"), "write")).containsExactly(".env");
+        assertThat(words(operands("git", "-C", "sub", "mv", "a", "b"), "write")).containsExactly("?");
+        assertThat(words(operands("git", "status"), "write")).isEmpty();
+    }
+
     @Test
     void optionValuesAreReadPaths() {
         assertThat(words(operands("date", "-uf", "x"), "read")).containsExactly("x");
