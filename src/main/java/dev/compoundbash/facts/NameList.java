@@ -17,7 +17,7 @@ import java.util.Set;
  * A named list of names that the rules read as data, as a Drools fact: which variables change what runs, which
  * environment prefixes are safe, which variables are the shell's own state. The built-in lists are in the resource
  * {@code rules/names.json} (read once, {@link #builtIn()}; the members of the lists of programs, {@code runs-code},
- * {@code version-control}, {@code directory-changers} and {@code makes-links}, come from the program schemas'
+ * {@code version-control}, {@code directory-changers}, {@code makes-links} and {@code copies-files}, come from the program schemas'
  * {@code lists}, {@link ProgramSchemas}); every evaluation inserts them, so DRL (user rules too)
  * can see and test them: {@code NameList( name == "changes-what-runs", contains($n) )}.
  *

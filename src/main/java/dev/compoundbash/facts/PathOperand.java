@@ -24,6 +24,8 @@ public final class PathOperand {
     private final String protectedComponent;
     private final boolean exists;
     private final boolean afterUnknownDirectoryChange;
+    private boolean globPattern;
+    private boolean recursive;
 
     /**
      * @param id           unique among the facts of one evaluation
@@ -76,6 +78,43 @@ public final class PathOperand {
     public String getProtectedComponent() { return protectedComponent; }
     public boolean isExists() { return exists; }
     public boolean isAfterUnknownDirectoryChange() { return afterUnknownDirectoryChange; }
+
+    /**
+     * True when the word, as Claude Code reads it, is a glob pattern: an unquoted glob character, or one of
+     * {@code * ? [ ]} in its static value (Claude Code tests the argument's text: "Glob patterns are not allowed in
+     * write operations", measured with 2.1.332 for {@code rm -rf src/*}).
+     */
+    public boolean isGlobPattern() { return globPattern; }
+
+    /**
+     * Notes whether the word is a glob pattern ({@link #isGlobPattern()}); the path pass calls it once, before the
+     * fact is inserted.
+     *
+     * @param glob whether it is
+     * @return this fact
+     */
+    public PathOperand withGlobPattern(boolean glob) {
+        this.globPattern = glob;
+        return this;
+    }
+
+    /**
+     * True when the program reads the files below this path if it is a directory ({@code grep -r}, {@code rg}: the
+     * schema's {@code paths.recursive}), and the path is not known to be a file.
+     */
+    public boolean isRecursive() { return recursive; }
+
+    /**
+     * Notes whether the program reads below the path ({@link #isRecursive()}); the path pass calls it once, before
+     * the fact is inserted.
+     *
+     * @param recursive whether it does
+     * @return this fact
+     */
+    public PathOperand withRecursive(boolean recursive) {
+        this.recursive = recursive;
+        return this;
+    }
 
     /** True when it is inside every way it can be read. */
     public boolean isInside() { return INSIDE.equals(status); }

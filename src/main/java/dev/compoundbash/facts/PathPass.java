@@ -110,7 +110,11 @@ final class PathPass {
             }
             sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, o.arg().text(), o.access(),
                     r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(),
-                    PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why())));
+                    PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why()))
+                    .withGlobPattern(o.arg().glob() || (o.arg().isStatic() && !o.arg().spliced()
+                            && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
+                    .withRecursive(o.recursive() && !(r.path() != null
+                            && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
         }
     }
 

@@ -49,7 +49,7 @@ public final class ProgramSchemas {
     public static final Set<String> KEY_ROLES = Set.of("script", "program", "alias", "goal");
     /** The name lists a program may belong to ({@link NameList}). */
     public static final Set<String> LISTS = Set.of("runs-code", "version-control", "directory-changers",
-            "makes-links");
+            "makes-links", "copies-files");
     /** The safety tiers. */
     public static final Set<String> TIERS = Set.of("always-safe", "safe-builtin");
 
@@ -232,9 +232,18 @@ public final class ProgramSchemas {
      * @param follows            traversal conditions
      * @param followsDirectories the option that stops following links in directory operands, or null
      * @param responseFiles      {@code @FILE} holds more arguments
+     * @param recursive          conditions under which the program reads the files below a directory operand
+     *                           (option groups joined by {@code  + }, each group's spellings by {@code |}; a
+     *                           spelling {@code -d=recurse} is the option with that value; {@code ""}: always)
      */
     public record Paths(String access, String operands, String verb, Map<String, String> options,
-                        List<String> follows, String followsDirectories, boolean responseFiles) {
+                        List<String> follows, String followsDirectories, boolean responseFiles,
+                        List<String> recursive) {
+        /** A table entry that reads no directory recursively. */
+        public Paths(String access, String operands, String verb, Map<String, String> options,
+                     List<String> follows, String followsDirectories, boolean responseFiles) {
+            this(access, operands, verb, options, follows, followsDirectories, responseFiles, List.of());
+        }
     }
 
     /**
@@ -564,14 +573,16 @@ public final class ProgramSchemas {
 
     private static Paths paths(JsonNode n) {
         if (n == null) return null;
-        fields(n, "paths", "access", "operands", "verb", "options", "follows", "followsDirectories", "responseFiles");
+        fields(n, "paths", "access", "operands", "verb", "options", "follows", "followsDirectories", "responseFiles",
+                "recursive");
         String access = n.path("access").asText("read");
         if (!Set.of("read", "write", "create").contains(access)) throw new IllegalArgumentException("access " + access);
         Map<String, String> options = new LinkedHashMap<>();
         if (n.has("options")) n.get("options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
         return new Paths(access, n.path("operands").asText("standard"), n.path("verb").asText("read files in"),
                 Collections.unmodifiableMap(options), strings(n.get("follows"), "follows"),
-                n.has("followsDirectories") ? n.get("followsDirectories").asText() : null, bool(n, "responseFiles"));
+                n.has("followsDirectories") ? n.get("followsDirectories").asText() : null, bool(n, "responseFiles"),
+                strings(n.get("recursive"), "recursive"));
     }
 
     private static Tier tier(JsonNode n) {

@@ -37,10 +37,15 @@ public final class ProgramTable {
      * the files inside it, following the symbolic links there, when it is a directory ({@code grep -R},
      * {@code ls -LR}, {@code diff}).
      */
-    public record Operand(Arg arg, String access, boolean followsInto) {
+    public record Operand(Arg arg, String access, boolean followsInto, boolean recursive) {
         /** An operand the program does not traverse. */
         public Operand(Arg arg, String access) {
-            this(arg, access, false);
+            this(arg, access, false, false);
+        }
+
+        /** An operand the program traverses following links, or not at all. */
+        public Operand(Arg arg, String access, boolean followsInto) {
+            this(arg, access, followsInto, followsInto);
         }
     }
 
@@ -57,20 +62,56 @@ public final class ProgramTable {
      *                           symbolic links: each a list of option groups that must all be given
      * @param followsDirectories the program reads the files in a directory operand following symbolic links unless
      *                           this option is given (null: it does not; "" : always)
+     * @param recursive          conditions under which the program reads the files below its directory operands
+     *                           (as {@code follows}; an empty condition: always; a spelling {@code -d=recurse}: the
+     *                           option given that value)
      */
-    record Options(Map<String, String> roles, List<List<List<String>>> follows, String followsDirectories) {
+    record Options(Map<String, String> roles, List<List<List<String>>> follows, String followsDirectories,
+                   List<List<List<String>>> recursive) {
         boolean valued(String spelled) {
             String r = roles.get(spelled);
-            return r != null && !r.equals("names-operands") && !r.equals("flag");
+            if (r == null) return spellings().get(spelled) != null && spellings().get(spelled).equals("value-flag");
+            return !r.equals("names-operands") && !r.equals("flag");
         }
 
         /** Every spelling the words are scanned for: the roles, and the flags of the traversal conditions. */
         Map<String, String> spellings() {
             Map<String, String> all = new LinkedHashMap<>(roles);
             for (List<List<String>> c : follows) for (List<String> g : c) for (String x : g) all.putIfAbsent(x, "flag");
+            for (List<List<String>> c : recursive) {
+                for (List<String> g : c) {
+                    for (String x : g) {
+                        if (x.isEmpty()) continue;
+                        int eq = x.indexOf('=', 1);
+                        if (eq > 0) all.putIfAbsent(x.substring(0, eq), "value-flag");
+                        else all.putIfAbsent(x, "flag");
+                    }
+                }
+            }
             if (followsDirectories != null && !followsDirectories.isEmpty()) all.putIfAbsent(followsDirectories, "flag");
             return all;
         }
+    }
+
+    /** Option groups joined by {@code  + }, each group's spellings by {@code |}; {@code ""} is no group at all. */
+    private static List<List<List<String>>> conditions(List<String> written) {
+        List<List<List<String>>> out = new ArrayList<>();
+        for (String f : written) {
+            List<List<String>> all = new ArrayList<>();
+            if (!f.isBlank()) for (String group : f.split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
+            out.add(List.copyOf(all));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Whether one of the conditions holds: every group of it has a spelling given (or given that value). */
+    private static boolean holds(List<List<List<String>>> conditions, java.util.Set<String> given) {
+        for (List<List<String>> condition : conditions) {
+            boolean all = true;
+            for (List<String> group : condition) all &= group.stream().anyMatch(given::contains);
+            if (all) return true;
+        }
+        return false;
     }
 
     /**
@@ -99,17 +140,13 @@ public final class ProgramTable {
             for (Map.Entry<String, String> oe : v.options().entrySet()) {
                 for (String spelled : oe.getKey().split("\\|")) roles.put(spelled, oe.getValue());
             }
-            List<List<List<String>>> follows = new ArrayList<>();
-            for (String f : v.follows()) {
-                List<List<String>> all = new ArrayList<>();
-                for (String group : f.split(" \\+ ")) all.add(List.of(group.trim().split("\\|")));
-                follows.add(all);
-            }
+            List<List<List<String>>> follows = conditions(v.follows());
+            List<List<List<String>>> recursive = conditions(v.recursive());
             for (String name : schema.names()) {
                 out.put(name, new PathCheckedProgram(name, v.access(), v.operands(), v.verb()));
                 if (v.responseFiles()) responseFiles.add(name);
-                if (!roles.isEmpty() || !follows.isEmpty() || v.followsDirectories() != null) {
-                    opts.put(name, new Options(Map.copyOf(roles), List.copyOf(follows), v.followsDirectories()));
+                if (!roles.isEmpty() || !follows.isEmpty() || v.followsDirectories() != null || !recursive.isEmpty()) {
+                    opts.put(name, new Options(Map.copyOf(roles), follows, v.followsDirectories(), recursive));
                 }
             }
         }
@@ -249,6 +286,12 @@ public final class ProgramTable {
                 if (!hit) continue;
                 given.add(spelled);
                 String role = e.getValue();
+                if (role.equals("value-flag")) {
+                    // -d recurse: the option and its value, for the traversal conditions
+                    given.add(spelled + "=" + (value != null && value.isStatic() ? value.text() : "\u0000"));
+                    if (value != null && !value.isStatic()) unknownOption = true;
+                    continue;
+                }
                 if (role.equals("names-operands") || role.equals("flag") || value == null) continue;
                 boolean stdin = value.isStatic() && value.text().equals("-");
                 switch (role) {
@@ -272,26 +315,30 @@ public final class ProgramTable {
                 }
             }
         }
-        boolean follows = false;
-        for (List<List<String>> condition : o.follows()) {
-            boolean all = true;
-            for (List<String> group : condition) all &= group.stream().anyMatch(given::contains);
-            follows |= all;
-        }
+        boolean follows = holds(o.follows(), given);
+        boolean recursive = follows || holds(o.recursive(), given);
         if (o.followsDirectories() != null
                 && (o.followsDirectories().isEmpty() || !given.contains(o.followsDirectories()))) follows = true;
-        if (unknownOption && (follows || !o.roles().isEmpty() || !o.follows().isEmpty())) {
+        if (unknownOption && (follows || !o.roles().isEmpty() || !o.follows().isEmpty() || !o.recursive().isEmpty())) {
             out.add(new Operand(Arg.unknown("(an option only known at run time)"), "read"));
         }
         List<Operand> result = new ArrayList<>();
         for (Operand b : base) {
             boolean read = b.access().equals("read");
-            result.add(follows && read ? new Operand(b.arg(), b.access(), true) : b);
+            // a written operand may be read below too (cp -r: the sources); whether it is read is the rules' call
+            result.add(read && (follows || recursive) ? new Operand(b.arg(), b.access(), follows, recursive)
+                    : !read && recursive && !o.recursive().isEmpty() ? new Operand(b.arg(), b.access(), false, true) : b);
         }
-        for (Operand b : out) result.add(follows && b.access().equals("read") ? new Operand(b.arg(), "read", true) : b);
+        for (Operand b : out) {
+            result.add(b.access().equals("read") && (follows || recursive)
+                    ? new Operand(b.arg(), "read", follows, recursive) : b);
+        }
         // A traversal with no directory operand reads the working directory (grep -R, ls -R, rg, find); one more
         // "." where the operands name other directories only over-reads.
-        if (follows && !o.follows().isEmpty()) result.add(new Operand(Arg.literal("."), "read", true));
+        if ((follows && !o.follows().isEmpty())
+                || (recursive && !o.recursive().isEmpty() && base.stream().noneMatch(b -> b.access().equals("read")))) {
+            result.add(new Operand(Arg.literal("."), "read", follows, true));
+        }
         if (given.stream().anyMatch(g -> "names-operands".equals(o.roles().get(g)))) {
             boolean anyOperand = !base.isEmpty();
             result.add(new Operand(Arg.unknown("(the files its " + (anyOperand ? "operands" : "input") + " names)"),
@@ -631,11 +678,16 @@ public final class ProgramTable {
         List<Operand> out = switch (sub) {
             case "grep" -> patternFirst(rest, access, GIT_GREP_VALUED, GREP_PATTERN, Set.of("-f"), false);
             case "diff" -> standardAll(rest, access);
+            // git mv moves each source (through a symbolically linked directory in the destination too: git mv a
+            // link/a writes where link leads, measured with git 2.39), git rm removes, git restore rewrites its
+            // paths: every operand is a write (git-mv(1), git-rm(1), git-restore(1); an option's value over-reads)
+            case "mv", "rm", "restore" -> standardAll(rest, "write");
             default -> List.of();
         };
-        if (moved && (sub.equals("grep") || sub.equals("diff"))) {
+        if (moved && Set.of("grep", "diff", "mv", "rm", "restore").contains(sub)) {
             // -C DIR moves every path, the default "." included
-            return List.of(new Operand(Arg.unknown("(a path in another repository)"), access));
+            return List.of(new Operand(Arg.unknown("(a path in another repository)"),
+                    sub.equals("grep") || sub.equals("diff") ? access : "write"));
         }
         return out;
     }

@@ -168,7 +168,7 @@ public final class HookRunner {
         for (CallProblem p : v.judgement().problems()) {
             if (CallProblem.TOO_LONG.equals(p.getKind())) {
                 return HookOutput.message(notJudged("the command is " + input.command().length()
-                        + " characters long, over the " + Decider.MAX_COMMAND_CHARS + " it reads"));
+                        + " characters long, over the " + Decider.MAX_COMMAND_CHARS + " it approves"));
             }
         }
         return null;

@@ -26,8 +26,18 @@ import java.util.List;
  * verdict names its rule and file. Pure: it logs nothing and writes nothing.
  */
 public final class Decider {
-    /** Commands longer than this many characters are not read: the call defers. */
+    /**
+     * Commands longer than this many characters are read and judged, but nothing in them is approved: deny and ask
+     * rules still deny and ask, everything else defers (Claude Code's own parser aborts on such a command: "Parser
+     * aborted (timeout, resource limit, or over-length)", so it decides as usual).
+     */
     public static final int MAX_COMMAND_CHARS = 10_000;
+
+    /**
+     * Commands longer than this many characters are not read at all (the call defers): the bound that keeps reading
+     * within the hook's time limit (a 100,000-character chain of commands is judged in about a second).
+     */
+    public static final int MAX_PARSED_CHARS = 100_000;
 
     private Decider() {
     }
@@ -127,10 +137,16 @@ public final class Decider {
         Facts facts = Facts.none();
         if (command == null || command.isBlank()) {
             problems.add(new CallProblem(CallProblem.EMPTY, "empty command"));
-        } else if (command.length() > MAX_COMMAND_CHARS) {
+        } else if (command.length() > MAX_PARSED_CHARS) {
             problems.add(new CallProblem(CallProblem.TOO_LONG, "command of " + command.length()
-                    + " characters is over " + MAX_COMMAND_CHARS));
+                    + " characters is over " + MAX_PARSED_CHARS + ", the most the hook reads"));
         } else {
+            if (command.length() > MAX_COMMAND_CHARS) {
+                // Read and judged all the same, so its deny and ask rules still deny and ask; the defer of the
+                // length rule keeps anything in it from approval.
+                problems.add(new CallProblem(CallProblem.TOO_LONG, "command of " + command.length()
+                        + " characters is over " + MAX_COMMAND_CHARS));
+            }
             int odd = unicodeWhitespace(command);
             if (odd >= 0) {
                 problems.add(new CallProblem(CallProblem.UNICODE_WHITESPACE, String.format(

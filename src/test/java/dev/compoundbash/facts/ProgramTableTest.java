@@ -37,6 +37,37 @@ class ProgramTableTest {
                 : "?").toList();
     }
 
+    private static List<String> recursive(List<ProgramTable.Operand> ops) {
+        return ops.stream().filter(ProgramTable.Operand::recursive).map(o -> o.arg().text()).toList();
+    }
+
+    /** grep reads below a directory with -r, -R, -d recurse (spelled any way getopt_long takes); rg always. */
+    @Test
+    void recursiveReadsAreMarked() {
+        assertThat(recursive(operands("grep", "-r", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("grep", "--recursive", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("grep", "-d", "recurse", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("grep", "-drecurse", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("grep", "--dir=recurse", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("grep", "--directories", "recurse", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("grep", "-ril", "x"))).containsExactly(".");
+        assertThat(recursive(operands("grep", "-d", "skip", "x", "src"))).isEmpty();
+        assertThat(recursive(operands("grep", "x", "src"))).isEmpty();
+        assertThat(recursive(operands("rg", "x"))).containsExactly(".");
+        assertThat(recursive(operands("rg", "x", "src"))).containsExactly("src");
+        assertThat(recursive(operands("cat", "src"))).isEmpty();
+    }
+
+    /** git mv, git rm and git restore write every operand; -C makes them unknown. */
+    @Test
+    void gitWorkTreeWritesAreWrites() {
+        assertThat(words(operands("git", "mv", "-f", "a", "link/a"), "write")).containsExactly("a", "link/a");
+        assertThat(words(operands("git", "rm", "-r", "--cached", "src"), "write")).containsExactly("src");
+        assertThat(words(operands("git", "restore", "--", ".env"), "write")).containsExactly(".env");
+        assertThat(words(operands("git", "-C", "sub", "mv", "a", "b"), "write")).containsExactly("?");
+        assertThat(words(operands("git", "status"), "write")).isEmpty();
+    }
+
     @Test
     void optionValuesAreReadPaths() {
         assertThat(words(operands("date", "-uf", "x"), "read")).containsExactly("x");
