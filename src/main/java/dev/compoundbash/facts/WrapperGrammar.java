@@ -190,6 +190,8 @@ public final class WrapperGrammar {
         if (a.isEmpty() || !a.get(0).known()) return null;
         String name = baseName(a.get(0).prefix());
         ProgramSchemas.Schema schema = ProgramSchemas.of(name);
+        // a program whose words hold a program in its own language (sed, awk): the commands that program runs
+        if (schema != null && schema.language() != null) return ProgramText.read(schema, a).unwrapped();
         if (schema == null || schema.payload() == null) return null;
         // the reader the program's schema names (programs/NAME.json "payload")
         return switch (schema.payload().reader()) {
