@@ -254,8 +254,10 @@ final class AwkProgram {
                         printDepth = depth;
                     } else if (n.equals("system")) {
                         String cmd = literalArgument(t, i + 1);
-                        if (cmd != null) found.command(cmd);
-                        else found.hidden("system() runs a command only known at run time");
+                        // system("") only flushes output (gawk manual, "Input/Output Functions"); an empty
+                        // command does nothing where a shell is started (mawk)
+                        if (cmd != null && !cmd.isBlank()) found.command(cmd);
+                        else if (cmd == null) found.hidden("system() runs a command only known at run time");
                     } else if (n.equals("getline")) {
                         getline(t, i);
                     } else if (n.equals("ARGV") || n.equals("ARGC")) {

@@ -108,9 +108,10 @@ final class SedScript {
                     continue;
                 }
                 case 'b', 't', 'T' -> {
+                    // GNU sed 4.9 ends a branch's label at a semicolon, blank or } too (measured: {ba} jumps to a)
                     blanks();
-                    label();
-                    continue;
+                    while (!eof() && peek() != '\n' && peek() != ';' && peek() != '}' && peek() != ' '
+                            && peek() != '\t') pos++;
                 }
                 case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F' -> {
                 }
