@@ -134,6 +134,7 @@ final class ProgramKnowledge {
         private WrapperGrammar.Unwrapped wrapper;
         private boolean wrapperRead;
         private String base;
+        private ProgramText.Reading program;
 
         private Reading(List<Arg> args, List<String> environment) {
             this.args = args;
@@ -169,7 +170,18 @@ final class ProgramKnowledge {
         List<SchemaReader.Unknown> unknownWords(List<String> written) {
             ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
             if (schema == null) return List.of();
-            return SchemaReader.read(schema, args, environment, written).unknowns();
+            List<SchemaReader.Unknown> unknowns = SchemaReader.read(schema, args, environment, written).unknowns();
+            if (schema.language() == null) return unknowns;
+            List<SchemaReader.Unknown> all = new java.util.ArrayList<>(unknowns);
+            all.addAll(program().unknowns());
+            return all;
+        }
+
+        /** The program in the program's own language among its words ({@link ProgramText}), read once. */
+        private ProgramText.Reading program() {
+            ProgramText.Reading p = program;
+            if (p == null) program = p = ProgramText.read(ProgramSchemas.of(baseName()), args);
+            return p;
         }
 
         /**
@@ -291,7 +303,12 @@ final class ProgramKnowledge {
          * @param mayBeOption whether a word only known at run time may become an option
          */
         List<ProgramTable.Operand> pathOperands(PathCheckedProgram program, Predicate<Arg> mayBeOption) {
-            return ProgramTable.operands(program, args, mayBeOption);
+            List<ProgramTable.Operand> operands = ProgramTable.operands(program, args, mayBeOption);
+            List<ProgramTable.Operand> more = program().paths();
+            if (more.isEmpty()) return operands;
+            List<ProgramTable.Operand> all = new java.util.ArrayList<>(operands);
+            all.addAll(more);
+            return all;
         }
 
         /** The access of the words xargs appends to it ({@link ProgramTable#appendedAccess}). */

@@ -73,11 +73,14 @@ public final class ProgramSchemas {
      * @param shell                   what it does as a shell, or null
      * @param readings                the name of its other readings ({@link ProgramReadings}), or null
      * @param variants                other implementations' option tables by name
+     * @param language                the language of the program text among its words ({@code sed}, {@code awk}:
+     *                                {@link ProgramText} reads it), or null
      */
     public record Schema(String file, List<String> names, String source, boolean runsCommands, List<String> lists,
                          OptionTable options, Map<String, Node> subcommands, String subcommandAbbreviations,
                          KeyTable config, KeyTable environment, KeyTable variables, Paths paths, Tier tier,
-                         Payload payload, Shell shell, String readings, Map<String, Variant> variants) {
+                         Payload payload, Shell shell, String readings, Map<String, Variant> variants,
+                         String language) {
         /** The program's own name (the first of {@link #names()}). */
         public String name() {
             return names.get(0);
@@ -443,7 +446,7 @@ public final class ProgramSchemas {
     static Schema schema(String file, JsonNode n) {
         fields(n, "schema", "names", "source", "runsCommands", "lists", "options", "subcommands",
                 "subcommandAbbreviations", "config", "environment", "variables", "paths", "tier", "payload", "shell",
-                "readings", "variants");
+                "readings", "variants", "language");
         List<String> names = strings(n.get("names"), "names");
         if (names.isEmpty()) throw new IllegalArgumentException("no names");
         if (!n.path("source").isTextual() || n.get("source").asText().isBlank()) {
@@ -458,6 +461,10 @@ public final class ProgramSchemas {
         String readings = text(n, "readings");
         if (readings != null && !Set.of("make-operands", "npm-commands", "git-config", "cargo-commands")
                 .contains(readings)) throw new IllegalArgumentException("unknown readings " + readings);
+        String language = text(n, "language");
+        if (language != null && !ProgramText.LANGUAGES.contains(language)) {
+            throw new IllegalArgumentException("unknown language " + language);
+        }
         Map<String, Variant> variants = new LinkedHashMap<>();
         if (n.has("variants")) {
             for (Iterator<Map.Entry<String, JsonNode>> it = n.get("variants").fields(); it.hasNext(); ) {
@@ -471,7 +478,8 @@ public final class ProgramSchemas {
                 options(n.get("options")), subcommands(n.get("subcommands")), abbreviations,
                 keys(n.get("config"), "config"), keys(n.get("environment"), "environment"),
                 keys(n.get("variables"), "variables"), paths(n.get("paths")), tier(n.get("tier")),
-                payload(n.get("payload")), shell(n.get("shell")), readings, Collections.unmodifiableMap(variants));
+                payload(n.get("payload")), shell(n.get("shell")), readings, Collections.unmodifiableMap(variants),
+                language);
     }
 
     private static OptionTable options(JsonNode n) {
@@ -532,7 +540,7 @@ public final class ProgramSchemas {
         if (!ROLES.contains(role)) throw new IllegalArgumentException("unknown role " + role + " in \"" + d + "\"");
         List<String> spellings = List.of(spelled.split("\\|"));
         for (String s : spellings) {
-            if (!s.matches("[-+][-+]?[A-Za-z0-9?_][A-Za-z0-9_.:?-]*")) {
+            if (!s.matches("[-+][-+]?[A-Za-z0-9?_][A-Za-z0-9_.:?-]*") && !s.equals("-.")) { // rg -. (--hidden)
                 throw new IllegalArgumentException("bad spelling " + s + " in \"" + d + "\"");
             }
         }

@@ -209,6 +209,8 @@ public final class WrapperGrammar {
         String name = baseName(a.get(0).prefix());
         ProgramSchemas.Schema schema = ProgramSchemas.of(name);
         if (schema == null) return null;
+        // a program whose words hold a program in its own language (sed, awk): the commands that program runs
+        if (schema.language() != null) return ProgramText.read(schema, a).unwrapped();
         // a runner at the program's level or at one of its subcommands (npm exec, docker exec): RunnerReader
         if (RunnerReader.isRunner(schema.payload()) || schema.payload() == null) {
             return RunnerReader.read(name, schema, a);
