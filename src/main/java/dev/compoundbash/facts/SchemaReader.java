@@ -48,6 +48,46 @@ final class SchemaReader {
     private static final java.util.Map<ProgramSchemas.OptionTable, OptionGrammar> GRAMMARS =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** A level's merged option table and its grammar (both null when no table there is complete). */
+    private record Reading(ProgramSchemas.OptionTable table, OptionGrammar grammar) {
+        static final Reading NONE = new Reading(null, null);
+    }
+
+    /**
+     * The tables merged at a level, by the tables' identity (they belong to the schemas, loaded once): the records'
+     * own equality and hash code walk every declared option, which cost more than the reading itself.
+     */
+    private record MergeKey(List<ProgramSchemas.OptionTable> tables, boolean stopAtOperand) {
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof MergeKey k) || k.stopAtOperand != stopAtOperand || k.tables.size() != tables.size()) {
+                return false;
+            }
+            for (int i = 0; i < tables.size(); i++) if (k.tables.get(i) != tables.get(i)) return false;
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = stopAtOperand ? 1 : 0;
+            for (ProgramSchemas.OptionTable t : tables) h = 31 * h + System.identityHashCode(t);
+            return h;
+        }
+    }
+
+    private static final java.util.Map<MergeKey, Reading> READINGS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #merged} and its grammar, computed once per list of tables. */
+    private static Reading reading(List<ProgramSchemas.OptionTable> tables, boolean stopAtOperand) {
+        MergeKey key = new MergeKey(java.util.Collections.unmodifiableList(new ArrayList<>(tables)), stopAtOperand);
+        Reading r = READINGS.get(key);
+        if (r != null) return r;
+        ProgramSchemas.OptionTable table = merged(tables, stopAtOperand);
+        r = table == null ? Reading.NONE : new Reading(table, GRAMMARS.computeIfAbsent(table, OptionGrammar::fromTable));
+        READINGS.putIfAbsent(key, r);
+        return r;
+    }
+
     private SchemaReader() {
     }
 
@@ -112,8 +152,9 @@ final class SchemaReader {
         // (nopt); a level whose own options are not modelled is not judged
         List<ProgramSchemas.OptionTable> tables = new ArrayList<>(persistent);
         if (table != null) tables.add(0, table);
-        ProgramSchemas.OptionTable reading = table == null && persistent.isEmpty() ? null : merged(tables, hasSubs);
-        OptionGrammar grammar = reading == null ? null : GRAMMARS.computeIfAbsent(reading, OptionGrammar::fromTable);
+        Reading r = table == null && persistent.isEmpty() ? Reading.NONE : reading(tables, hasSubs);
+        ProgramSchemas.OptionTable reading = r.table();
+        OptionGrammar grammar = r.grammar();
         if (grammar != null) {
             // read this level's options up to the subcommand (or all of them, at the last level)
             OptionGrammar.Parsed p = (hasSubs ? grammar.inOrder() : grammar).parse(args, i);
@@ -320,6 +361,31 @@ final class SchemaReader {
      * in the schema that stands for it ({@code docker rm} for {@code docker container rm}).
      */
     private static List<List<List<String>>> spellingsOf(ProgramSchemas.Schema schema, List<String> words) {
+        // The answer depends only on the schema (loaded once, immutable) and the path (a path of that schema, so
+        // the cache is bounded by the schema's size); computing it walks the schema's whole tree of subcommands.
+        java.util.Map<List<String>, List<List<List<String>>>> bySchema;
+        synchronized (SPELLINGS) {
+            bySchema = SPELLINGS.computeIfAbsent(schema, k -> new java.util.concurrent.ConcurrentHashMap<>());
+        }
+        List<List<List<String>>> cached = bySchema.get(words);
+        if (cached != null) return cached;
+        List<List<List<String>>> computed = spellingsOfUncached(schema, words);
+        List<List<List<String>>> frozen = new ArrayList<>(computed.size());
+        for (List<List<String>> level : computed) {
+            List<List<String>> l = new ArrayList<>(level.size());
+            for (List<String> s : level) l.add(List.copyOf(s));
+            frozen.add(List.copyOf(l));
+        }
+        List<List<List<String>>> answer = List.copyOf(frozen);
+        bySchema.putIfAbsent(List.copyOf(words), answer);
+        return answer;
+    }
+
+    /** {@link #spellingsOf} per schema, by the schema's identity (its record equality would walk the whole tree). */
+    private static final java.util.Map<ProgramSchemas.Schema, java.util.Map<List<String>, List<List<List<String>>>>>
+            SPELLINGS = new java.util.IdentityHashMap<>();
+
+    private static List<List<List<String>>> spellingsOfUncached(ProgramSchemas.Schema schema, List<String> words) {
         List<List<List<String>>> out = new ArrayList<>();
         java.util.Map<String, ProgramSchemas.Node> subs = schema.subcommands();
         for (String w : words) {
