@@ -202,6 +202,7 @@ final class UnwrapPass {
                 else made.add(change);
                 for (String code : ShellStateChanges.storedCode(argv)) shellCode(code);
             }
+            cdableVariable(argv);
         }
         // an environment prefix or a NAME=VALUE word (env, export) reaches this command or the child it starts
         for (String a : assignments) {
@@ -248,6 +249,22 @@ final class UnwrapPass {
     void functionDefined(String name) {
         if (ShellStateChanges.shadows(name)) {
             pendingChanges.add("a function named \"" + name + "\", which shadows the command of that name");
+        }
+    }
+
+    /**
+     * {@code cd NAME} where NAME is a variable the command sets or the environment holds: with {@code cdable_vars}
+     * (set in the command, or in the user's rc file and replayed by Claude Code's snapshot) cd goes to $NAME when
+     * there is no directory NAME, so the directory the paths after it are taken against is not known.
+     */
+    private void cdableVariable(List<String> argv) {
+        String name = argv.get(0);
+        if (!name.equals("cd") && !name.equals("pushd")) return;
+        for (String a : argv.subList(1, argv.size())) {
+            if (!a.matches("[A-Za-z_][A-Za-z0-9_]*")) continue;
+            boolean set = System.getenv(a) != null;
+            for (VariableWrite w : sink.variableWrites) set |= a.equals(w.getName()) || w.getName() == null;
+            if (set) sink.shellState("cd " + a + ", which goes to $" + a + " under shopt cdable_vars");
         }
     }
 
