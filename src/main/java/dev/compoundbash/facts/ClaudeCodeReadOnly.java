@@ -104,6 +104,7 @@ public final class ClaudeCodeReadOnly {
             if (flagTables.containsKey(k2)) return flags(flagTables.get(k2), args.subList(2, args.size()), null);
         }
         if (name.equals("git") || name.equals("docker")) return false; // only the listed subcommands
+        if (name.equals("sed")) return sedPrintsLines(args.subList(1, args.size()));
         List<Arg> rest = args.subList(1, args.size());
         Special s = special.get(name);
         if (s != null) return special(s, name, rest);
@@ -168,6 +169,56 @@ public final class ClaudeCodeReadOnly {
             default:
                 return false;
         }
+    }
+
+    /** Line-printing sed scripts: {@code p} commands with line-number or {@code $} addresses, {@code ;}-separated. */
+    private static final Pattern SED_PRINT = Pattern.compile(
+            "^\\s*(?:(?:[0-9]+|\\$)(?:\\s*,\\s*(?:[0-9]+|\\$))?\\s*p\\s*)(?:;\\s*(?:(?:[0-9]+|\\$)"
+                    + "(?:\\s*,\\s*(?:[0-9]+|\\$))?\\s*p\\s*))*;?\\s*$");
+
+    /**
+     * The part of Claude Code's sed check the hook models (docs/CLAUDE-CODE.md section B: {@code sed -n} with
+     * {@code p} commands ran, p-b-sed-n; a substitution is taken as a write): {@code -n} (or {@code --quiet},
+     * {@code --silent}) given, every other option one of {@code -E -r -z -s -u --posix --regexp-extended}, and
+     * every script (the first operand, or each {@code -e} value) only prints lines chosen by number or {@code $}.
+     * Every other shape is refused here (the hook then keeps its own answer).
+     *
+     * @param rest the words after {@code sed}
+     * @return true when Claude Code runs it without a rule, as far as this model knows
+     */
+    private static boolean sedPrintsLines(List<Arg> rest) {
+        boolean quiet = false;
+        boolean scriptGiven = false;
+        boolean first = true;
+        for (int i = 0; i < rest.size(); i++) {
+            Arg a = rest.get(i);
+            if (!a.isStatic()) return false;
+            String w = a.text();
+            if (w.contains("$") && !SED_PRINT.matcher(w).matches() || w.contains("`")) return false;
+            if (w.equals("-n") || w.equals("--quiet") || w.equals("--silent")) {
+                quiet = true;
+                continue;
+            }
+            if (w.equals("-e") || w.equals("--expression")) {
+                if (i + 1 >= rest.size() || !rest.get(i + 1).isStatic()
+                        || !SED_PRINT.matcher(rest.get(i + 1).text()).matches()) return false;
+                scriptGiven = true;
+                i++;
+                continue;
+            }
+            if (w.matches("-[nErzsu]+") && !w.equals("-")) {
+                quiet |= w.indexOf('n') >= 0;
+                continue;
+            }
+            if (w.equals("--posix") || w.equals("--regexp-extended")) continue;
+            if (w.startsWith("-") && !w.equals("-")) return false;
+            if (!scriptGiven && first) {
+                if (!SED_PRINT.matcher(w).matches()) return false;
+                scriptGiven = true;
+            }
+            first = false;
+        }
+        return quiet && scriptGiven;
     }
 
     private boolean flags(FlagTable t, List<Arg> rest, List<Arg> operands) {

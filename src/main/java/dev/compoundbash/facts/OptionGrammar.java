@@ -910,6 +910,11 @@ public final class OptionGrammar {
             while (i < n) {
                 Arg w = args.get(i);
                 if (!w.mayBeOption()) {
+                    if (requireOrder) {
+                        // npx-cli.js: the first positional argument ends npm's options
+                        restAreOperands();
+                        return;
+                    }
                     operands.add(i++);
                     sawOperand = true;
                     continue;

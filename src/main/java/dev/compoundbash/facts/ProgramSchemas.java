@@ -249,11 +249,41 @@ public final class ProgramSchemas {
     /**
      * How a program runs another command.
      *
-     * @param reader the reader ({@link WrapperGrammar})
-     * @param after  for {@code words-script}: the word after which the words are a script
-     * @param skip   for {@code words-script}: options skipped before the script
+     * @param reader               the reader ({@link WrapperGrammar})
+     * @param after                for {@code words-script}: the word after which the words are a script
+     * @param skip                 for {@code words-script}: options skipped before the script
+     * @param operands             for {@code runner}: the operands before the command (ssh's host, docker exec's
+     *                             container, kubectl exec's pod, docker run's image)
+     * @param optionsAfterOperands for {@code runner}: the options are read again after each of those operands, in
+     *                             order (OpenSSH's {@code ssh.c} restarts getopt after the host)
+     * @param command              for {@code runner}: {@code argv} (the words are a command, run directly) or
+     *                             {@code script} (the words joined with spaces are shell source: ssh's remote
+     *                             command)
+     * @param shellMode            for {@code runner}: options that make the command words, joined with spaces,
+     *                             shell source ({@code pnpm exec -c})
+     * @param packageSpec          for {@code runner}: the first command word is a package specification, its
+     *                             program the package's bin: {@code npm} ({@code @scope/name@version}) or
+     *                             {@code python} ({@code name[extra]==version}, {@code name@version})
+     * @param packageOptions       for {@code runner}: options whose value is a package to install; with one, the
+     *                             first command word is a program name as written, and without a command the
+     *                             first such package's bin runs
+     * @param inherits             for {@code runner}: the options of the levels above apply here too (cobra's
+     *                             persistent flags)
+     * @param entrypoint           for {@code runner}: options whose value is the program run instead of the first
+     *                             command word ({@code docker run --entrypoint})
+     * @param at                   for {@code runner} at the program's level: the subcommand paths (words joined by
+     *                             a space) that run a command, each with its own description ({@code pnpm dlx},
+     *                             {@code uv tool run}); a program whose subcommands are open (any other word runs a
+     *                             script) lists its runners here rather than in {@code subcommands}
+     * @param options              for an {@code at} entry: the runner's own option table
      */
-    public record Payload(String reader, String after, List<String> skip) {
+    public record Payload(String reader, String after, List<String> skip, int operands, boolean optionsAfterOperands,
+                          String command, List<String> shellMode, String packageSpec, List<String> packageOptions,
+                          boolean inherits, List<String> entrypoint, Map<String, Payload> at, OptionTable options) {
+        /** A payload description of a reader other than {@code runner}. */
+        public Payload(String reader, String after, List<String> skip) {
+            this(reader, after, skip, 0, false, "argv", List.of(), null, List.of(), false, List.of(), Map.of(), null);
+        }
     }
 
     /**
@@ -553,11 +583,32 @@ public final class ProgramSchemas {
     }
 
     private static Payload payload(JsonNode n) {
+        return payload(n, null);
+    }
+
+    private static Payload payload(JsonNode n, String defaultReader) {
         if (n == null) return null;
-        fields(n, "payload", "reader", "after", "skip");
-        String reader = text(n, "reader");
+        fields(n, "payload", "reader", "after", "skip", "operands", "optionsAfterOperands", "command", "shellMode",
+                "packageSpec", "packageOptions", "inherits", "entrypoint", "at", "options");
+        String reader = n.has("reader") ? text(n, "reader") : defaultReader;
+        Map<String, Payload> at = new LinkedHashMap<>();
+        if (n.has("at")) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.get("at").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                at.put(e.getKey(), payload(e.getValue(), "runner"));
+            }
+        }
         if (reader == null) throw new IllegalArgumentException("payload without a reader");
-        return new Payload(reader, text(n, "after"), strings(n.get("skip"), "skip"));
+        String command = n.path("command").asText("argv");
+        if (!Set.of("argv", "script").contains(command)) throw new IllegalArgumentException("payload command " + command);
+        String spec = text(n, "packageSpec");
+        if (spec != null && !Set.of("npm", "python").contains(spec)) {
+            throw new IllegalArgumentException("payload packageSpec " + spec);
+        }
+        return new Payload(reader, text(n, "after"), strings(n.get("skip"), "skip"), n.path("operands").asInt(0),
+                bool(n, "optionsAfterOperands"), command, strings(n.get("shellMode"), "shellMode"), spec,
+                strings(n.get("packageOptions"), "packageOptions"), bool(n, "inherits"),
+                strings(n.get("entrypoint"), "entrypoint"), Collections.unmodifiableMap(at), options(n.get("options")));
     }
 
     private static Shell shell(JsonNode n) {

@@ -377,7 +377,7 @@ final class SchemaReader {
     }
 
     /** The subcommand {@code word} names at this level: a name, an alias, or (npm) an abbreviation; or null. */
-    private static String resolve(ProgramSchemas.Schema schema, java.util.Map<String, ProgramSchemas.Node> subs,
+    static String resolve(ProgramSchemas.Schema schema, java.util.Map<String, ProgramSchemas.Node> subs,
                                   String word) {
         if (subs.containsKey(word)) return word;
         for (java.util.Map.Entry<String, ProgramSchemas.Node> e : subs.entrySet()) {
@@ -418,6 +418,9 @@ final class SchemaReader {
                                      OptionGrammar.Parsed p, List<Unknown> unknowns) {
         for (OptionGrammar.Option o : p.options()) {
             String role = roleOf(table, o);
+            // a runner reads its script, package and entrypoint options itself (RunnerReader): their payloads
+            // meet the rules as commands
+            if (RunnerReader.readsOption(schema, o, role)) continue;
             switch (role) {
                 case "script", "runs", "code" -> {
                     // git's own (ConfigCode) reads its code-running options as a wrapper already

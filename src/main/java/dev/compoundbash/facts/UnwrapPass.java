@@ -553,7 +553,7 @@ final class UnwrapPass {
     private static Wrapper wrapper(int id, WrapperGrammar.Unwrapped u, int commandId, int payloadId,
                                    boolean readable) {
         return new Wrapper(id, u.kind(), commandId, payloadId, u.appendsArguments(), u.replaceMode(), readable,
-                u.privileged(), u.ownRuleRequired(), u.changesDirectory());
+                u.privileged(), u.ownRuleRequired(), u.changesDirectory(), u.runner());
     }
 
     /**

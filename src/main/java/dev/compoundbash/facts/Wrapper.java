@@ -18,6 +18,7 @@ public final class Wrapper {
     private final boolean privileged;
     private final boolean ownRuleRequired;
     private final boolean changesDirectory;
+    private final boolean runner;
 
     /**
      * @param kind             the wrapper's name: {@code xargs}, {@code find}, {@code timeout}, {@code nice}, ...
@@ -42,6 +43,20 @@ public final class Wrapper {
     public Wrapper(int id, String kind, int commandId, int payloadId, boolean appendsArguments, boolean replaceMode,
                    boolean payloadReadable, boolean privileged, boolean ownRuleRequired,
                    boolean changesDirectory) {
+        this(id, kind, commandId, payloadId, appendsArguments, replaceMode, payloadReadable, privileged,
+                ownRuleRequired, changesDirectory, false);
+    }
+
+    /**
+     * The full form.
+     *
+     * @param runner the wrapper is a runner ({@code npx}, {@code ssh}, {@code docker exec}, {@code parallel}): an
+     *               allow rule for it as written approves the commands it runs that no rule denies or asks
+     */
+    public Wrapper(int id, String kind, int commandId, int payloadId, boolean appendsArguments, boolean replaceMode,
+                   boolean payloadReadable, boolean privileged, boolean ownRuleRequired,
+                   boolean changesDirectory, boolean runner) {
+        this.runner = runner;
         this.id = id;
         this.kind = kind;
         this.commandId = commandId;
@@ -64,6 +79,8 @@ public final class Wrapper {
     public boolean isPrivileged() { return privileged; }
     public boolean isOwnRuleRequired() { return ownRuleRequired; }
     public boolean isChangesDirectory() { return changesDirectory; }
+    /** True for a runner's payload link (see the full constructor). */
+    public boolean isRunner() { return runner; }
 
     @Override
     public String toString() {

@@ -87,11 +87,29 @@ public final class WrapperGrammar {
      * @param readsStandardInput the payload is a shell that reads its script from standard input: its here-document
      *                           or here-string is read as well ({@code bash -l <<EOF}, {@code script} without
      *                           {@code -c})
+     * @param runner             a runner ({@code npx}, {@code ssh}, {@code docker exec}, {@code parallel}: the
+     *                           schema's reader {@code runner} or {@code parallel}): an allow rule for the runner as
+     *                           written approves the commands it runs that no rule denies or asks (wrappers.drl)
      */
     public record Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                             List<String> implicitPayload, List<Action> actions, boolean privileged,
                             boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
-                            String replaceString, boolean readsStandardInput) {
+                            String replaceString, boolean readsStandardInput, boolean runner) {
+        /** Not a runner. */
+        public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
+                         List<String> implicitPayload, List<Action> actions, boolean privileged,
+                         boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
+                         String replaceString, boolean readsStandardInput) {
+            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged, ownRuleRequired,
+                    outputs, changesDirectory, replaceString, readsStandardInput, false);
+        }
+
+        /** The same reading as a runner's. */
+        Unwrapped asRunner() {
+            return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, true);
+        }
+
         /** An unprivileged wrapper with no output files that keeps the working directory. */
         public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                          List<String> implicitPayload, List<Action> actions) {
@@ -118,19 +136,19 @@ public final class WrapperGrammar {
 
         Unwrapped withOwnRule() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    true, outputs, changesDirectory, replaceString, readsStandardInput);
+                    true, outputs, changesDirectory, replaceString, readsStandardInput, runner);
         }
 
         Unwrapped inOtherDirectory(boolean moved) {
             if (!moved || changesDirectory) return this;
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, outputs, true, replaceString, readsStandardInput);
+                    ownRuleRequired, outputs, true, replaceString, readsStandardInput, runner);
         }
 
         Unwrapped asPrivileged() {
             if (privileged) return this;
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, true,
-                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput);
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, runner);
         }
 
         Unwrapped withOutputs(List<Output> more) {
@@ -138,7 +156,7 @@ public final class WrapperGrammar {
             List<Output> all = new ArrayList<>(outputs);
             for (Output o : more) if (!all.contains(o)) all.add(o);
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, List.copyOf(all), changesDirectory, replaceString, readsStandardInput);
+                    ownRuleRequired, List.copyOf(all), changesDirectory, replaceString, readsStandardInput, runner);
         }
 
         /** True when the reading is uncertain or a usage error: one payload is unreadable. */
@@ -190,7 +208,11 @@ public final class WrapperGrammar {
         if (a.isEmpty() || !a.get(0).known()) return null;
         String name = baseName(a.get(0).prefix());
         ProgramSchemas.Schema schema = ProgramSchemas.of(name);
-        if (schema == null || schema.payload() == null) return null;
+        if (schema == null) return null;
+        // a runner at the program's level or at one of its subcommands (npm exec, docker exec): RunnerReader
+        if (RunnerReader.isRunner(schema.payload()) || schema.payload() == null) {
+            return RunnerReader.read(name, schema, a);
+        }
         // the reader the program's schema names (programs/NAME.json "payload")
         return switch (schema.payload().reader()) {
             case "xargs" -> merge("xargs", a, List.of(xargsGnu(a), xargsBsd(a)));
@@ -229,6 +251,7 @@ public final class WrapperGrammar {
             case "make-config" -> ConfigCode.make(a);
             case "sg" -> sg(a);
             case "busybox" -> busybox(a);
+            case "parallel" -> parallel(a);
             default -> throw new IllegalStateException(schema.file() + ": unknown payload reader "
                     + schema.payload().reader());
         };
@@ -481,6 +504,75 @@ public final class WrapperGrammar {
         List<String> declared = new ArrayList<>();
         for (String s : spelled) if (hasAny(g, s)) declared.add(s);
         return exitsAtOnce(g, p, declared.toArray(String[]::new));
+    }
+
+    // ---- GNU parallel ------------------------------------------------------------------------------------------
+
+    /** GNU parallel's input-source separators (parallel(1) ":::", ":::+", "::::", "::::+"). */
+    private static final Set<String> PARALLEL_SOURCES = Set.of(":::", ":::+", "::::", "::::+");
+
+    /**
+     * GNU parallel (20221122, parallel(1)): options in order (Getopt::Long bundling, require_order); the command
+     * template is the words up to the first input-source separator, joined with spaces and run by a shell (with
+     * {@code -q} the words are quoted: a command); the arguments are inserted where a replacement string stands
+     * ({@code {}}, {@code {.}}, {@code {1}} ...) or appended. With no template each argument after {@code :::} is a
+     * command (shell source); commands read from standard input or a file ({@code ::::}, {@code -a}) cannot be
+     * read. A {@code {= perl =}} replacement string is perl code: unreadable. An option the table lacks, {@code -I}
+     * and {@code --replace} (a replacement string of the user's), or a word only known at run time where an option
+     * may stand make the reading unreadable, with candidates.
+     */
+    private static Unwrapped parallel(List<Arg> a) {
+        OptionGrammar g = OptionGrammar.named("parallel");
+        OptionGrammar.Parsed p = g.parse(a, 1);
+        if (exitsAtOnce(g, p, "--version", "--help", "--citation", "--number-of-cpus", "--number-of-cores")) return null;
+        if (!p.clean()) return unreadable("parallel", a, p.certain() ? p.errorAt() : p.uncertainAt(), false).asRunner();
+        boolean quote = p.has("-q");
+        boolean fromFile = p.has("-a");
+        int i = p.end();
+        int sep = a.size();
+        for (int k = i; k < a.size(); k++) {
+            if (!a.get(k).known()) {
+                if (a.get(k).mayBeOption() || mayContain(a.get(k), ':')) return unreadable("parallel", a, k, false).asRunner();
+                continue;
+            }
+            if (PARALLEL_SOURCES.contains(a.get(k).prefix())) {
+                sep = k;
+                break;
+            }
+        }
+        List<Payload> payloads = new ArrayList<>();
+        if (sep == i) {
+            // no template: each argument of a ::: source is a command; a file's lines or stdin are not known
+            if (fromFile || p.has("--pipe") || p.has("--pipepart")) return unreadable("parallel", a, sep, false).asRunner();
+            String source = null;
+            for (int k = sep; k < a.size(); k++) {
+                Arg w = a.get(k);
+                if (w.known() && PARALLEL_SOURCES.contains(w.prefix())) {
+                    source = w.prefix();
+                    continue;
+                }
+                if (!source.startsWith(":::") || source.startsWith("::::")) {
+                    return unreadable("parallel", a, k, false).asRunner();
+                }
+                payloads.add(new Payload(k, k + 1, true, SCRIPT, List.of(w.text()), List.of()));
+            }
+            if (payloads.isEmpty()) return unreadable("parallel", a, sep, false).asRunner();
+            return runnerOf("parallel", payloads, false);
+        }
+        List<String> words = texts(a, i, sep);
+        String template = String.join(" ", words);
+        if (template.contains("{=")) return unreadable("parallel", a, i, false).asRunner();
+        if (sep == a.size() && !fromFile && !p.has("--pipe") && !p.has("--pipepart")) {
+            // arguments from standard input: the template is still the command (xargs reads the same way)
+        }
+        if (quote) payloads.add(new Payload(i, sep, true));
+        else payloads.add(new Payload(i, sep, true, SCRIPT, List.of(template), List.of()));
+        return runnerOf("parallel", payloads, !template.contains("{"));
+    }
+
+    private static Unwrapped runnerOf(String kind, List<Payload> payloads, boolean appends) {
+        return new Unwrapped(kind, List.copyOf(payloads), appends, false, List.of(), List.of(), false, false,
+                List.of(), false, null, false, true);
     }
 
     // ---- xargs ----------------------------------------------------------------------------------------------------

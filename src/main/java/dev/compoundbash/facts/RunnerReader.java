@@ -1,0 +1,430 @@
+package dev.compoundbash.facts;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The payload reader {@code runner}: programs that run a command their words name, described as data in their
+ * schema's {@code payload} (docs/PROGRAMS.md "Runners"): package runners ({@code npx}, {@code npm exec},
+ * {@code pnpm dlx}, {@code yarn dlx}, {@code bunx}, {@code uvx}, {@code pipx run}, {@code poetry run}), remote and
+ * container shells ({@code ssh host CMD}, {@code docker exec}, {@code kubectl exec}, {@code docker run IMAGE CMD}).
+ *
+ * <p>The reader finds the level of the schema whose {@code payload.reader} is {@code runner} (the program itself, or
+ * a subcommand path read with each level's options), reads the runner's options with that level's option table
+ * (its own, the persistent ones above, and all above when {@code inherits}), skips {@code operands} operands (host,
+ * container, pod, image), and takes the rest as the command: run directly ({@code argv}), or joined with spaces as
+ * shell source ({@code script}, ssh: OpenSSH {@code ssh.c} joins the remaining arguments with " " and the remote
+ * shell runs them; or when a {@code shellMode} option is given). An option with role {@code script} is shell source
+ * the runner runs; {@code entrypoint} options name the program run instead; a {@code packageSpec} command word is a
+ * package whose bin runs ({@code rimraf@5} runs {@code rimraf}). An option the table does not list, an option that
+ * runs code the hook cannot read, or a word only known at run time where an option may stand make the reading
+ * unreadable, with every later word a candidate for deny and ask rules ({@link WrapperGrammar#unreadable}).
+ */
+final class RunnerReader {
+    /** Whether a schema has a runner at some level, by file. */
+    private static final Map<String, Boolean> HAS_RUNNER = new ConcurrentHashMap<>();
+    /** Grammars of merged option tables. */
+    private static final Map<List<ProgramSchemas.OptionTable>, OptionGrammar> GRAMMARS = new ConcurrentHashMap<>();
+
+    private RunnerReader() {
+    }
+
+    /** True when the payload description names this reader. */
+    static boolean isRunner(ProgramSchemas.Payload p) {
+        return p != null && p.reader().equals("runner");
+    }
+
+    /**
+     * Reads a runner's command.
+     *
+     * @param name   the program's name without its directory
+     * @param schema its schema
+     * @param a      the command's words, the name first
+     * @return the payloads (a runner: {@link WrapperGrammar.Unwrapped#runner()}), or null when the words reach no
+     *         runner level, or the runner runs no command its words name (no command: an interactive shell, an
+     *         image's own entrypoint, a usage error)
+     */
+    static WrapperGrammar.Unwrapped read(String name, ProgramSchemas.Schema schema, List<Arg> a) {
+        if (isRunner(schema.payload()) && !schema.payload().at().isEmpty()) return at(name, schema, a);
+        if (isRunner(schema.payload())) {
+            return atLevel(schema.config(), name, schema.payload(), schema.options(), List.of(), a, 1);
+        }
+        if (!hasRunner(schema)) return null;
+        Map<String, ProgramSchemas.Node> subs = schema.subcommands();
+        ProgramSchemas.OptionTable table = schema.options();
+        List<ProgramSchemas.OptionTable> above = new ArrayList<>();
+        List<String> path = new ArrayList<>(List.of(name));
+        int i = 1;
+        for (int depth = 0; depth < 8 && !subs.isEmpty(); depth++) {
+            List<ProgramSchemas.OptionTable> tables = new ArrayList<>();
+            if (table != null) tables.add(table);
+            for (ProgramSchemas.OptionTable t : above) if (t.persistent()) tables.add(t);
+            OptionGrammar g = grammar(tables, true);
+            if (g != null) {
+                while (true) {
+                    OptionGrammar.Parsed p = g.parse(a, i);
+                    if (!p.certain()) return null; // judged by the closed world (SchemaReader)
+                    if (!p.ok()) {
+                        // a complete table: the closed world judges the unknown option; a partial one (the global
+                        // options of a manual): the word is read as a flag and the reading goes on
+                        if (!partial(tables) || p.errorAt() < i) return null;
+                        i = p.errorAt() + 1;
+                        continue;
+                    }
+                    i = p.end();
+                    if (!p.operandIndices().isEmpty()) i = Math.min(i, p.operandIndices().get(0));
+                    break;
+                }
+            } else {
+                while (i < a.size() && a.get(i).known() && a.get(i).prefix().startsWith("-")) i++;
+            }
+            if (i >= a.size() || !a.get(i).known()) return null;
+            String sub = SchemaReader.resolve(schema, subs, a.get(i).prefix());
+            if (sub == null) return null;
+            ProgramSchemas.Node node = subs.get(sub);
+            path.add(sub);
+            if (!node.sameAs().isEmpty()) {
+                node = follow(schema, node.sameAs());
+                if (node == null) return null;
+                path = new ArrayList<>(List.of(name));
+                path.addAll(schema.subcommands().get(sub).sameAs());
+            }
+            if (table != null) above.add(table);
+            if (isRunner(node.payload())) {
+                return atLevel(schema.config(), String.join(" ", path), node.payload(), node.options(), above, a, i + 1);
+            }
+            table = node.options();
+            subs = node.subcommands();
+            i++;
+        }
+        return null;
+    }
+
+    /** The options the runners of a schema read themselves, by file. */
+    private static final Map<String, java.util.Set<String>> READ_OPTIONS = new ConcurrentHashMap<>();
+
+    /**
+     * True when a runner of the schema reads this option itself (its script, the package it installs, the program
+     * it runs instead), so that the closed world does not count it unknown: what it runs is a payload.
+     *
+     * @param schema the program's schema
+     * @param o      the option as read
+     * @param role   its role in the table
+     */
+    static boolean readsOption(ProgramSchemas.Schema schema, OptionGrammar.Option o, String role) {
+        if (!isRunner(schema.payload()) && !hasRunner(schema)) return false;
+        if (role.equals("script")) return true;
+        java.util.Set<String> read = READ_OPTIONS.computeIfAbsent(schema.file(), f -> {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            collect(schema.payload(), out);
+            collectAll(schema.subcommands(), out, 0);
+            return out;
+        });
+        return read.contains(o.key()) || read.contains(o.spelled());
+    }
+
+    private static void collect(ProgramSchemas.Payload p, java.util.Set<String> out) {
+        if (!isRunner(p)) return;
+        out.addAll(p.packageOptions());
+        out.addAll(p.entrypoint());
+        out.addAll(p.shellMode());
+    }
+
+    private static void collectAll(Map<String, ProgramSchemas.Node> subs, java.util.Set<String> out, int depth) {
+        if (depth > 8) return;
+        for (ProgramSchemas.Node n : subs.values()) {
+            collect(n.payload(), out);
+            collectAll(n.subcommands(), out, depth + 1);
+        }
+    }
+
+    /**
+     * A program-level runner with {@code at} paths: the program's options, then the longest path written next,
+     * then that runner's own options and command.
+     */
+    private static WrapperGrammar.Unwrapped at(String name, ProgramSchemas.Schema schema, List<Arg> a) {
+        int i = skipOptions(schema.options(), a, 1);
+        if (i < 0) return null;
+        String best = null;
+        for (String path : schema.payload().at().keySet()) {
+            String[] words = path.split(" ");
+            boolean match = i + words.length <= a.size();
+            for (int k = 0; match && k < words.length; k++) match = WrapperGrammar.is(a.get(i + k), words[k]);
+            if (match && (best == null || words.length > best.split(" ").length)) best = path;
+        }
+        if (best == null) return null;
+        ProgramSchemas.Payload d = schema.payload().at().get(best);
+        List<ProgramSchemas.OptionTable> above = schema.options() == null ? List.of() : List.of(schema.options());
+        return atLevel(schema.config(), name + " " + best, d, d.options(), above, a, i + best.split(" ").length);
+    }
+
+    /**
+     * Reads a level's options in order from {@code i} (a partial table's unknown option read as a flag): the index
+     * of the first operand, or -1 when the reading cannot be settled.
+     */
+    private static int skipOptions(ProgramSchemas.OptionTable table, List<Arg> a, int i) {
+        OptionGrammar g = table == null ? null : grammar(List.of(table), true);
+        if (g == null) {
+            while (i < a.size() && a.get(i).known() && a.get(i).prefix().startsWith("-")) i++;
+            return i;
+        }
+        while (true) {
+            OptionGrammar.Parsed p = g.parse(a, i);
+            if (!p.certain()) return -1;
+            if (!p.ok()) {
+                if (!table.partial() || p.errorAt() < i) return -1;
+                i = p.errorAt() + 1;
+                continue;
+            }
+            int end = p.end();
+            if (!p.operandIndices().isEmpty()) end = Math.min(end, p.operandIndices().get(0));
+            return end;
+        }
+    }
+
+    private static boolean partial(List<ProgramSchemas.OptionTable> tables) {
+        for (ProgramSchemas.OptionTable t : tables) if (t.partial()) return true;
+        return false;
+    }
+
+    private static ProgramSchemas.Node follow(ProgramSchemas.Schema schema, List<String> words) {
+        Map<String, ProgramSchemas.Node> subs = schema.subcommands();
+        ProgramSchemas.Node n = null;
+        for (String w : words) {
+            n = subs.get(w);
+            if (n == null) return null;
+            subs = n.subcommands();
+        }
+        return n;
+    }
+
+    private static boolean hasRunner(ProgramSchemas.Schema schema) {
+        return HAS_RUNNER.computeIfAbsent(schema.file(), f -> anyRunner(schema.subcommands(), 0));
+    }
+
+    private static boolean anyRunner(Map<String, ProgramSchemas.Node> subs, int depth) {
+        if (depth > 8) return false;
+        for (ProgramSchemas.Node n : subs.values()) {
+            if (isRunner(n.payload()) || anyRunner(n.subcommands(), depth + 1)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * One grammar for several option tables read together (the first one's style; partial tables too: their
+     * options are known options), or null when none declares options.
+     */
+    private static OptionGrammar grammar(List<ProgramSchemas.OptionTable> tables, boolean stopAtOperand) {
+        List<ProgramSchemas.OptionTable> key = new ArrayList<>(tables);
+        key.add(new ProgramSchemas.OptionTable(stopAtOperand ? "order" : "any", null, List.of(), false, List.of(),
+                Map.of(), false, false, false));
+        return GRAMMARS.computeIfAbsent(key, k -> {
+            ProgramSchemas.OptionTable first = null;
+            List<ProgramSchemas.Declared> declared = new ArrayList<>();
+            boolean operandsEnd = stopAtOperand;
+            for (ProgramSchemas.OptionTable t : tables) {
+                if (t == null || t.optstring() != null) continue;
+                if (first == null) first = t;
+                declared.addAll(t.declared());
+                if (t == tables.get(0)) operandsEnd |= t.operandsEnd();
+            }
+            if (first == null || declared.isEmpty()) return NONE;
+            return OptionGrammar.fromTable(new ProgramSchemas.OptionTable(first.style(), null, List.of(),
+                    first.exact(), List.copyOf(declared), first.roles(), false, operandsEnd, false));
+        }) == NONE ? null : GRAMMARS.get(key);
+    }
+
+    /** Stands for "no grammar" in the cache. */
+    private static final OptionGrammar NONE = OptionGrammar.builtin("");
+
+    private static String role(List<ProgramSchemas.OptionTable> tables, OptionGrammar.Option o) {
+        for (ProgramSchemas.OptionTable t : tables) {
+            if (t == null) continue;
+            ProgramSchemas.Declared d = t.declaredOption(o.key());
+            if (d == null) d = t.declaredOption(o.spelled());
+            if (d != null) return d.role();
+        }
+        return "inert";
+    }
+
+    /** The runner's options, operands and command, from word {@code from} on. */
+    private static WrapperGrammar.Unwrapped atLevel(ProgramSchemas.KeyTable config, String kind,
+                                                     ProgramSchemas.Payload d,
+                                                     ProgramSchemas.OptionTable own,
+                                                     List<ProgramSchemas.OptionTable> above, List<Arg> a, int from) {
+        List<ProgramSchemas.OptionTable> tables = new ArrayList<>();
+        if (own != null) tables.add(own);
+        for (ProgramSchemas.OptionTable t : above) if (t.persistent() || d.inherits()) tables.add(t);
+        OptionGrammar g = grammar(tables, false);
+        List<WrapperGrammar.Payload> payloads = new ArrayList<>();
+        List<Integer> command = new ArrayList<>();
+        List<String> packages = new ArrayList<>();
+        String entrypoint = null;
+        boolean entrypointDynamic = false;
+        boolean shellMode = false;
+        int n = a.size();
+        int i = from;
+        List<OptionGrammar.Parsed> parses = new ArrayList<>();
+        if (g == null) {
+            // no options modelled here: an option word is unknown
+            if (i < n && a.get(i).mayBeOption()) return unreadable(kind, a, i);
+            for (int k = i; k < n; k++) command.add(k);
+        } else if (g.requiresOrder()) {
+            int skipped = 0;
+            while (true) {
+                OptionGrammar.Parsed p = g.parse(a, i);
+                if (!p.ok()) return unreadable(kind, a, p.errorAt());
+                if (!p.certain()) return unreadable(kind, a, p.uncertainAt());
+                parses.add(p);
+                i = p.end();
+                // a style that reads on past operands (nopt): the first operand ends the options here
+                if (!p.operandIndices().isEmpty()) i = Math.min(i, p.operandIndices().get(0));
+                if (skipped >= d.operands() || i >= n) break;
+                i++;
+                skipped++;
+                if (!d.optionsAfterOperands()) {
+                    while (skipped < d.operands() && i < n) {
+                        i++;
+                        skipped++;
+                    }
+                    break;
+                }
+            }
+            if (skipped < d.operands()) return null; // no command: a usage error, or nothing to run
+            for (int k = i; k < n; k++) command.add(k);
+        } else {
+            OptionGrammar.Parsed p = g.parse(a, i);
+            if (!p.ok()) return unreadable(kind, a, p.errorAt());
+            if (!p.certain()) return unreadable(kind, a, p.uncertainAt());
+            parses.add(p);
+            List<Integer> ops = p.operandIndices();
+            if (ops.size() > d.operands()) command.addAll(ops.subList(d.operands(), ops.size()));
+        }
+        for (OptionGrammar.Parsed p : parses) {
+            for (OptionGrammar.Option o : p.options()) {
+                String r = role(tables, o);
+                boolean spelledAs = false;
+                for (String s : d.shellMode()) spelledAs |= s.equals(o.key()) || s.equals(o.spelled());
+                if (spelledAs) shellMode = true;
+                boolean pkg = false;
+                for (String s : d.packageOptions()) pkg |= s.equals(o.key()) || s.equals(o.spelled());
+                boolean entry = false;
+                for (String s : d.entrypoint()) entry |= s.equals(o.key()) || s.equals(o.spelled());
+                if (pkg && o.value() != null) {
+                    packages.add(o.value().known() ? o.value().prefix() : null);
+                } else if (entry && o.value() != null) {
+                    entrypoint = o.value().text();
+                    entrypointDynamic = o.value().dynamic();
+                } else if (r.equals("script") && o.value() != null) {
+                    int vi = o.valueIndex() >= 0 ? o.valueIndex() : o.index();
+                    payloads.add(new WrapperGrammar.Payload(vi, vi + 1, true, WrapperGrammar.SCRIPT,
+                            List.of(o.value().text()), List.of()));
+                } else if (r.equals("exits")) {
+                    return null; // it prints and exits (ssh -G, -V, -Q)
+                } else if (r.equals("config") && config != null && o.value() != null) {
+                    if (!o.value().known()) return unreadable(kind, a, o.index());
+                    // ssh -o ProxyCommand=...: a key whose value is shell source the program runs (ssh_config(5))
+                    String v = o.value().prefix();
+                    int eq = v.indexOf('=');
+                    String key = eq < 0 ? v.trim() : v.substring(0, eq).trim();
+                    String keyRole = config.role(key);
+                    // Include, Match, ProxyJump: more configuration, or another ssh, the hook does not read
+                    if ("program".equals(keyRole)) return unreadable(kind, a, o.index());
+                    if ("script".equals(config.role(config.caseInsensitive() ? key.toLowerCase(java.util.Locale.ROOT) : key))) {
+                        int vi = o.valueIndex() >= 0 ? o.valueIndex() : o.index();
+                        payloads.add(new WrapperGrammar.Payload(vi, vi + 1, true, WrapperGrammar.SCRIPT,
+                                List.of(v.substring(eq + 1)), List.of()));
+                    }
+                } else if (r.equals("runs") || r.equals("code")) {
+                    // it runs a program or code the hook cannot read
+                    return unreadable(kind, a, o.index());
+                }
+            }
+        }
+        if (command.isEmpty()) {
+            if (packages.isEmpty() || !payloads.isEmpty()) {
+                return payloads.isEmpty() ? null : runner(kind, payloads);
+            }
+            // npm exec --package=foo with no command runs foo's bin
+            String spec = packages.get(0);
+            String bin = spec == null ? null : bin(d.packageSpec(), spec);
+            if (bin == null) return unreadable(kind, a, from);
+            payloads.add(new WrapperGrammar.Payload(from, n, true, WrapperGrammar.ARGV, List.of(bin), List.of()));
+            return runner(kind, payloads);
+        }
+        int first = command.get(0);
+        int last = command.get(command.size() - 1);
+        boolean contiguous = last - first + 1 == command.size() && last == n - 1;
+        List<String> words = new ArrayList<>();
+        for (int k : command) words.add(a.get(k).text());
+        if (shellMode || d.command().equals("script")) {
+            payloads.add(new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.SCRIPT,
+                    List.of(String.join(" ", words)), List.of()));
+            return runner(kind, payloads);
+        }
+        if (entrypoint != null) {
+            if (entrypointDynamic) return unreadable(kind, a, first);
+            List<String> w = new ArrayList<>();
+            w.add(entrypoint);
+            w.addAll(words);
+            payloads.add(new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.ARGV, w, List.of()));
+            return runner(kind, payloads);
+        }
+        Arg head = a.get(first);
+        if (d.packageSpec() != null && packages.isEmpty() && head.known()) {
+            String bin = bin(d.packageSpec(), head.prefix());
+            if (bin == null) return unreadable(kind, a, first);
+            if (!bin.equals(head.prefix())) {
+                words.set(0, bin);
+                payloads.add(new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.ARGV, words, List.of()));
+                return runner(kind, payloads);
+            }
+        }
+        payloads.add(contiguous ? new WrapperGrammar.Payload(first, n, true)
+                : new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.ARGV, words, List.of()));
+        return runner(kind, payloads);
+    }
+
+    private static WrapperGrammar.Unwrapped runner(String kind, List<WrapperGrammar.Payload> payloads) {
+        return new WrapperGrammar.Unwrapped(kind, List.copyOf(payloads), false, false, List.of(), List.of(), false,
+                false, List.of(), false, null, false, true);
+    }
+
+    private static WrapperGrammar.Unwrapped unreadable(String kind, List<Arg> a, int at) {
+        return WrapperGrammar.unreadable(kind, a, at, false).asRunner();
+    }
+
+    /**
+     * The program a package specification runs: its name, the scope and version left off ({@code @scope/name@1}:
+     * {@code name}; python {@code name[extra]>=1}, {@code name@1}: {@code name}); null for a specification that
+     * names no package by name (a path, a URL, a git host shorthand, an alias).
+     *
+     * @param style {@code npm} or {@code python}
+     * @param spec  the specification as written
+     */
+    static String bin(String style, String spec) {
+        if (style == null) return spec;
+        String s = spec;
+        if (style.equals("npm")) {
+            if (s.startsWith("@")) {
+                int slash = s.indexOf('/');
+                if (slash < 0) return null;
+                s = s.substring(slash + 1);
+            }
+            int at = s.indexOf('@');
+            if (at == 0) return null;
+            if (at > 0) s = s.substring(0, at);
+        } else {
+            int cut = s.length();
+            for (char c : new char[] {'[', '=', '<', '>', '!', '~', '@', ';', ' '}) {
+                int k = s.indexOf(c);
+                if (k >= 0) cut = Math.min(cut, k);
+            }
+            s = s.substring(0, cut).trim();
+        }
+        if (s.isEmpty() || !s.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) return null;
+        return s;
+    }
+}
