@@ -34,6 +34,13 @@ public final class CallProblem {
      */
     public static final String ZSH_READS_OTHERWISE = "zsh reads otherwise";
 
+    /**
+     * The command changes the state of Claude Code's shell (an alias, an option, history, a trap, a function named
+     * like a command, a prompt variable: {@link ShellStateChanges}) in a way the hook does not follow: nothing in it
+     * is approved, and under a deny or ask rule it asks (issue 19).
+     */
+    public static final String SHELL_STATE = "shell state";
+
     private final String kind;
     private final String message;
 

@@ -53,6 +53,16 @@ public final class FactExtractor {
             }
 
             @Override
+            public void functionDefined(String name) {
+                unwrap.functionDefined(name);
+            }
+
+            @Override
+            public void assignmentStatement(String name, String value) {
+                unwrap.assignmentStatement(name, value);
+            }
+
+            @Override
             public void redirection(Redirection r, int commandId, String source) {
                 paths.redirection(r, commandId, source, flow.shellState());
             }

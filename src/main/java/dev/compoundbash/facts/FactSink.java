@@ -44,6 +44,12 @@ final class FactSink {
         problems.add(new CallProblem(CallProblem.UNMODELLED, what));
     }
 
+    /** Records a shell-state change the extractor does not follow ({@link CallProblem#SHELL_STATE}). */
+    void shellState(String what) {
+        for (CallProblem p : problems) if (p.getKind().equals(CallProblem.SHELL_STATE) && p.getMessage().equals(what)) return;
+        problems.add(new CallProblem(CallProblem.SHELL_STATE, what));
+    }
+
     /**
      * Text bash evaluates as code at run time whose commands cannot be read here ({@code ${x@P}}, a name built at
      * run time): a {@link RunTimeCode} fact.

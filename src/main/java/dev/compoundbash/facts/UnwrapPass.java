@@ -166,10 +166,152 @@ final class UnwrapPass {
                 sink.findActions.add(new FindAction(sink.id(), sc.getId(), a.primary(), a.mutating(), a.argument()));
             }
         }
+        List<String> changes = shellState(args, r.assignments(), dynamicName, r.context());
         if (u != null) unwrap(sc, u, args, r, evaluated);
         if (stdin != null) stdinScriptPayload(sc, stdin, r.top(), sc.getAssignments(), r.source());
         else if (u == null && !dynamicName) hiddenScript(sc, reading);
+        pendingChanges.addAll(changes); // after its own payloads (alias's value): they are not "after" it
         return id;
+    }
+
+    /**
+     * Issue 19: the shell-state changes of a simple command the extractor does not follow ({@link ShellStateChanges})
+     * become {@link CallProblem#SHELL_STATE}; the code they store is read as stored code, so a denied command in it
+     * denies.
+     */
+    private List<String> shellState(List<Arg> args, List<String> assignments, boolean dynamicName,
+                                    List<String> context) {
+        List<String> made = new ArrayList<>();
+        // the changes made before this command apply to it
+        boolean dynamic = dynamicName;
+        for (Arg a : args) dynamic |= a.dynamic();
+        for (String p : pendingChanges) sink.shellState(p);
+        pendingChanges.clear();
+        if (dynamic) {
+            for (String p : pendingForExpansions) sink.shellState(p);
+            pendingForExpansions.clear();
+        }
+        // a change inside a loop or a function body may apply to a command the walk met before it
+        boolean repeats = context.contains(Context.LOOP) || context.contains(Context.FUNCTION_BODY);
+        if (!dynamicName) {
+            List<String> argv = Arg.texts(args);
+            String change = ShellStateChanges.builtinChange(argv);
+            if (change != null) {
+                // a trap runs at exit, fc -s and fc re-run a command at once
+                if (repeats || argv.get(0).equals("trap") || argv.get(0).equals("fc")) sink.shellState(change);
+                else made.add(change);
+                for (String code : ShellStateChanges.storedCode(argv)) shellCode(code);
+            }
+            cdableVariable(argv);
+        }
+        // an environment prefix or a NAME=VALUE word (env, export) reaches this command or the child it starts
+        for (String a : assignments) {
+            String text = staticAssignment(a);
+            if (text != null) variable(text, false, true);
+            else if (ShellStateChanges.variableChange(a, false) != null) {
+                sink.shellState(a + ", a value known only at run time");
+            }
+        }
+        for (Arg a : args) if (!a.dynamic()) variable(a.text(), false, true);
+        return made;
+    }
+
+    /**
+     * Shell-state changes that apply to every command after them ({@code alias}, {@code set -k}, a shadowing
+     * function...), made a {@link CallProblem#SHELL_STATE} when one is reached: nothing after is left to run at the
+     * end of the command, so a change last in it changes nothing.
+     */
+    private final List<String> pendingChanges = new ArrayList<>();
+    /** Changes that apply only to words holding expansions (IFS), made a problem at the next such command. */
+    private final List<String> pendingForExpansions = new ArrayList<>();
+
+    private void variable(String word, boolean statement, boolean immediate) {
+        String[] change = ShellStateChanges.variableChange(word, statement);
+        if (change == null) return;
+        if (immediate) sink.shellState(change[0]);
+        else if (word.startsWith("IFS=")) pendingForExpansions.add(change[0]);
+        else pendingChanges.add(change[0]);
+        if (change[1] != null) shellCode(change[1]);
+    }
+
+    /** A statement's assignment (issue 19): prompt variables, IFS, BASH_ENV; a null value is not static. */
+    void assignmentStatement(String name, String value) {
+        if (value == null) {
+            if (ShellStateChanges.variableChange(name + "=$x", true) != null) {
+                pendingChanges.add(name + ", set to a value known only at run time");
+            }
+            return;
+        }
+        variable(name + "=" + value, true, false);
+    }
+
+    /** A function definition (issue 19): named like a builtin or a program, it changes what that name runs. */
+    void functionDefined(String name) {
+        if (ShellStateChanges.shadows(name)) {
+            pendingChanges.add("a function named \"" + name + "\", which shadows the command of that name");
+        }
+    }
+
+    /**
+     * {@code cd NAME} where NAME is a variable the command sets or the environment holds: with {@code cdable_vars}
+     * (set in the command, or in the user's rc file and replayed by Claude Code's snapshot) cd goes to $NAME when
+     * there is no directory NAME, so the directory the paths after it are taken against is not known.
+     */
+    private void cdableVariable(List<String> argv) {
+        String name = argv.get(0);
+        if (!name.equals("cd") && !name.equals("pushd")) return;
+        for (String a : argv.subList(1, argv.size())) {
+            if (!a.matches("[A-Za-z_][A-Za-z0-9_]*")) continue;
+            boolean set = System.getenv(a) != null;
+            for (VariableWrite w : sink.variableWrites) set |= a.equals(w.getName()) || w.getName() == null;
+            if (set) sink.shellState("cd " + a + ", which goes to $" + a + " under shopt cdable_vars");
+        }
+    }
+
+    /** The texts {@link #shellCode} has read. */
+    private final java.util.Set<String> shellCodeRead = new java.util.HashSet<>();
+
+    /** An environment prefix as written ({@code PS4='$(x)'}) as {@code NAME=VALUE} text, or null when not static. */
+    private static String staticAssignment(String raw) {
+        try {
+            Script s = Parser.parse(raw);
+            if (s.body().items().size() == 1
+                    && s.body().items().get(0).command() instanceof dev.compoundbash.shell.Command.Simple c
+                    && c.assignments().size() == 1 && c.words().isEmpty()) {
+                dev.compoundbash.shell.Assignment a = c.assignments().get(0);
+                if (a.value() == null) return a.name() + "=";
+                dev.compoundbash.shell.WordValue v = dev.compoundbash.shell.WordValue.of(a.value(), raw);
+                return v.isStatic() ? a.name() + "=" + v.value() : null;
+            }
+        } catch (ParseException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /**
+     * Code a shell-state change stores for later (an alias value, a trap, a prompt, an imported function): its
+     * commands are walked as a script under {@link Context#STORED_CODE} in a process of its own, so an unapproved
+     * one asks and a denied one denies; text that does not parse is code known only at run time.
+     */
+    private void shellCode(String text) {
+        // a prefix a wrapper passes on reaches every command of its script: each stored text is read once
+        if (!shellCodeRead.add(text)) return;
+        Script script;
+        try {
+            script = Parser.parse(text);
+        } catch (ParseException | RuntimeException e) {
+            sink.runTimeCode(text, walk.contextWith(Context.STORED_CODE));
+            return;
+        }
+        Runnable end = flow.newProcess();
+        try {
+            WalkPass.Origin o = walk.origin();
+            walk.script(script, false, new WalkPass.Origin(List.of(), o.shell(), o.noBraceExpansion()),
+                    Context.STORED_CODE);
+        } finally {
+            end.run();
+        }
     }
 
     /**

@@ -173,6 +173,14 @@ final class WalkPass {
 
         /** A redirection of {@code commandId} (-1: of a compound command) whose words were walked. */
         void redirection(Redirection r, int commandId, String source);
+
+        /** A function definition named {@code name} (issue 19: it may shadow a command). */
+        default void functionDefined(String name) {
+        }
+
+        /** An assignment of a statement of assignments, as {@code NAME=VALUE} text (null value: not static). */
+        default void assignmentStatement(String name, String value) {
+        }
     }
 
     /**
@@ -498,6 +506,7 @@ final class WalkPass {
             } finally {
                 end.run();
             }
+            later.functionDefined(f.name()); // after its body: the commands after the definition may call it
         } else if (c instanceof Command.Coproc k) {
             nestedCommand(Context.COPROCESS, k.body());
             // coproc [NAME]: bash sets NAME (COPROC) to the descriptors and NAME_PID to the process id
@@ -570,6 +579,10 @@ final class WalkPass {
         } else {
             // A statement of assignments only sets shell variables, seen by the commands after it.
             flow.assignmentStatement(s.assignments());
+            for (Assignment a : s.assignments()) {
+                WordValue v = a.value() == null ? null : WordValue.of(a.value(), source);
+                later.assignmentStatement(a.name(), v != null && v.isStatic() ? v.value() : null);
+            }
             redirections(s.redirections(), id);
         }
     }

@@ -45,7 +45,7 @@ import java.util.Map;
  */
 public final class RuleEngine {
     /** The built-in DRL files, in the order they are compiled (classpath resources under {@code rules/}). */
-    public static final List<String> BUILT_IN = List.of("call.drl", "approval.drl", "variables.drl", "tiers.drl",
+    public static final List<String> BUILT_IN = List.of("call.drl", "shell-state.drl", "approval.drl", "variables.drl", "tiers.drl",
             "schema.drl", "patterns.drl", "wrappers.drl", "redirects.drl", "boundary.drl", "modes.drl", "agents.drl",
             "outcome.drl");
 

@@ -41,8 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li><b>a file a Read deny rule names is read only where the hook denied or asked</b> ({@code .env});</li>
  *   <li>the hook's reading: a recorded program that no sub-command of the hook names is counted (informational).</li>
  * </ul>
- * The hook does not model shell state yet (deliverable 2 of issue 19), so this finds faults today: each is matched
- * by a {@link Gap} of the known-gap list below (written to {@code target/shell-state-known-gaps.txt}, counted per
+ * The hook models shell state (ShellStateChanges, rules/shell-state.drl); a fault found later may be matched
+ * by a {@link Gap} of the known-gap list below (empty now) (written to {@code target/shell-state-known-gaps.txt}, counted per
  * class in {@code target/shell-state-classes.md}); a mismatch no gap names fails. Fixed seed
  * ({@code -Dshellstate.seed}), {@code -Dshellstate.commands} per replica (100 in {@code mvn test}).
  * {@code -Dshellstate.noKnownGaps=true} fails the known gaps too. Skipped when bubblewrap cannot run here; the zsh
@@ -154,25 +154,7 @@ class ShellStateOracleTest {
          * KNOWN GAPS (issue 19, second half: the shell-state model on the extractor's passes). Each is a fault of
          * today's hook that the oracle finds; docs/SHELL-STATE-FINDINGS.md describes each with its measured cases.
          */
-        static final List<Gap> ALL = List.of(
-                new Gap("alias", "*", Pattern.compile("^\\[alias[-\\w]*\\] .*(DEFER|ALLOW) but (ran|a reader)"),
-                        "an alias defined in the command applies to the lines after it (expand_aliases is on in"
-                                + " Claude Code's bash): alias g=git, then g push origin; the hook defers, not asks"),
-                new Gap("set-k", "set-k", Pattern.compile("(DEFER|ALLOW) but ran"),
-                        "set -k makes NAME=VALUE words anywhere assignments (git x=1 push origin runs git push"
-                                + " origin); the hook does not follow it: it defers where a deny rule's command runs"),
-                new Gap("history-expansion", "history", Pattern.compile("(DEFER|ALLOW) but ran"),
-                        "set -o history -H with history -s: !!, !-1, !str re-run a stored command; unfollowed"),
-                new Gap("fc", "fc", Pattern.compile("(DEFER|ALLOW) but ran"),
-                        "fc -s old=new re-runs the last command with a program swapped in; Bash(fc *) approves it"),
-                new Gap("imported-function", "bash-func-env", Pattern.compile("(DEFER|ALLOW) but (ran|a reader)"),
-                        "a child bash imports BASH_FUNC_name%% (env or export -f) and runs it for the name"),
-                new Gap("cdable-vars", "*", Pattern.compile("ALLOW but a reader opened .*; command: .*cd d "),
-                        "shopt -s cdable_vars (set in the command or in the user's rc file, replayed by the"
-                                + " snapshot): cd NAME goes to $NAME, so relative paths after it leave the boundary"),
-                new Gap("dotglob", "*", Pattern.compile("(DEFER|ALLOW) but (ran \\[cat, \\.env|a reader opened \\S+/\\.env)"
-                                + ".*; command: (.*dotglob.*|.*extglob.*|cat \\*)"),
-                        "dotglob (the user's or the command's) and extglob make a glob reach .env"));
+        static final List<Gap> ALL = List.of(); // none left: the shell-state pass (ShellStateChanges) closes them
 
         static Gap of(String cls, String line) {
             if (Boolean.getBoolean("shellstate.noKnownGaps")) return null;
