@@ -167,8 +167,10 @@ public final class HookRunner {
         if (v.judgement() == null) return HookOutput.message(notJudged("an internal error"));
         for (CallProblem p : v.judgement().problems()) {
             if (CallProblem.TOO_LONG.equals(p.getKind())) {
-                return HookOutput.message(notJudged("the command is " + input.command().length()
-                        + " characters long, over the " + Decider.MAX_COMMAND_CHARS + " it approves"));
+                int n = input.command().length();
+                return HookOutput.message(notJudged("the command is " + n + " characters long, "
+                        + (n > Decider.MAX_PARSED_CHARS ? "over the " + Decider.MAX_PARSED_CHARS + " it reads"
+                        : "over the " + Decider.MAX_COMMAND_CHARS + " it approves")));
             }
         }
         return null;

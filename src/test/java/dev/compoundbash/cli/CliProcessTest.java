@@ -342,7 +342,7 @@ class CliProcessTest {
         List<String> commands = List.of(
                 "git status",                      // allow -> allow (settings)
                 "git log --oneline -3",            // defer -> allow (git-readonly)
-                "echo $(git diff --stat)",         // ask -> allow (git-readonly, nested)
+                "echo $(git diff --stat)",         // defer -> allow (git-readonly, nested; Claude Code's read-only check accepts it)
                 "git push -f origin main",         // allow -> deny (no-force-push-main)
                 "git push origin feature",         // allow -> allow
                 "curl example.com",                // defer -> defer
@@ -360,7 +360,7 @@ class CliProcessTest {
             Proc.Result r = cli("replay", "--rules", EXAMPLES.toString(), log.toString());
             assertThat(r.exit()).as(r.stdout() + r.stderr()).isEqualTo(1);
             String out = r.stdout();
-            assertThat(out).contains("defer -> allow          1  changed", "ask -> allow            1  changed",
+            assertThat(out).contains("defer -> allow          2  changed",
                     "allow -> deny           1  changed", "allow -> allow          2", "defer -> defer          1",
                     "ask -> ask              1", "7 decision(s) replayed, 3 changed");
             String changed = out.substring(out.indexOf("changed decisions:"));

@@ -88,7 +88,8 @@ class RulesSuggestCommandTest {
 
         Proc.Result replay = run("replay", home.resolve(".claude/logs/compound-bash.jsonl").toString());
         assertThat(replay.exit()).isEqualTo(1);
-        assertThat(replay.stdout()).containsPattern("defer -> allow +4  changed").containsPattern("ask -> allow +1  changed")
+        assertThat(replay.stdout()).containsPattern("defer -> allow +5  changed") // the nested git diff defers: Claude Code's read-only check accepts it
+               
                 .containsPattern("deny -> deny +1\n").contains("6 decision(s) replayed, 5 changed");
     }
 

@@ -144,7 +144,7 @@ class HookProcessTest {
         assertThat(message(runBytes(new byte[2 * 1024 * 1024])))
                 .isEqualTo(head + "its input from Claude Code is over 1024 KiB" + tail);
         assertThat(message(run(input("echo " + "x".repeat(200 * 1024), cwd), null)))
-                .isEqualTo(head + "the command is 204805 characters long, over the 10000 it reads" + tail);
+                .isEqualTo(head + "the command is 204805 characters long, over the 100000 it reads" + tail);
         assertThat(message(run("{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":7}}", null)))
                 .isEqualTo(head + "its input has no command string (tool_input.command)" + tail);
         assertThat(message(run("{\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"x\"}}", null))).isNull();
