@@ -86,7 +86,7 @@ final class RunnerReader {
             ProgramSchemas.Node node = subs.get(sub);
             path.add(sub);
             if (!node.sameAs().isEmpty()) {
-                node = follow(schema, node.sameAs());
+                node = SchemaReader.follow(schema, node.sameAs());
                 if (node == null) return null;
                 path = new ArrayList<>(List.of(name));
                 path.addAll(schema.subcommands().get(sub).sameAs());
@@ -187,17 +187,6 @@ final class RunnerReader {
     private static boolean partial(List<ProgramSchemas.OptionTable> tables) {
         for (ProgramSchemas.OptionTable t : tables) if (t.partial()) return true;
         return false;
-    }
-
-    private static ProgramSchemas.Node follow(ProgramSchemas.Schema schema, List<String> words) {
-        Map<String, ProgramSchemas.Node> subs = schema.subcommands();
-        ProgramSchemas.Node n = null;
-        for (String w : words) {
-            n = subs.get(w);
-            if (n == null) return null;
-            subs = n.subcommands();
-        }
-        return n;
     }
 
     private static boolean hasRunner(ProgramSchemas.Schema schema) {

@@ -344,8 +344,8 @@ final class SchemaReader {
         }
     }
 
-    /** The node a {@code sameAs} path names, or null. */
-    private static ProgramSchemas.Node follow(ProgramSchemas.Schema schema, List<String> words) {
+    /** The node a path of subcommand words names in a schema (a {@code sameAs} path, a runner's path), or null. */
+    static ProgramSchemas.Node follow(ProgramSchemas.Schema schema, List<String> words) {
         java.util.Map<String, ProgramSchemas.Node> subs = schema.subcommands();
         ProgramSchemas.Node n = null;
         for (String w : words) {

@@ -233,7 +233,11 @@ final class SedScript {
         return address();
     }
 
-    /** Text up to an unescaped {@code d}, which is consumed; false when unterminated. */
+    /**
+     * Text up to an unescaped {@code d}, which is consumed; false when unterminated. A backslash escapes the next
+     * character, a newline included; an unescaped newline that is not {@code d} ends the command unterminated. Serves
+     * the regular expression and the replacement of {@code s} alike.
+     */
     private boolean delimited(char d) {
         while (!eof()) {
             char c = s.charAt(pos++);
@@ -242,7 +246,7 @@ final class SedScript {
                 pos++;
             } else if (c == d) {
                 return true;
-            } else if (c == '\n' && d != '\n') {
+            } else if (c == '\n') {
                 return false;
             }
         }
@@ -256,7 +260,7 @@ final class SedScript {
             return false;
         }
         char d = s.charAt(pos++);
-        if (!delimited(d) || !replacement(d)) {
+        if (!delimited(d) || !delimited(d)) {
             found.unknown("an unterminated s command");
             return false;
         }
@@ -281,22 +285,6 @@ final class SedScript {
             }
         }
         return commandEnd();
-    }
-
-    /** The replacement: a backslash escapes the next character, a newline included. */
-    private boolean replacement(char d) {
-        while (!eof()) {
-            char c = s.charAt(pos++);
-            if (c == '\\') {
-                if (eof()) return false;
-                pos++;
-            } else if (c == d) {
-                return true;
-            } else if (c == '\n') {
-                return false;
-            }
-        }
-        return false;
     }
 
     /** A label or version: up to a newline or {@code ;}, trimmed. */
