@@ -23,7 +23,13 @@ import java.util.Set;
  */
 final class ProgramText {
     /** The languages a schema may name. */
-    static final Set<String> LANGUAGES = Set.of("sed", "awk");
+    static final Set<String> LANGUAGES = union(Set.of("sed", "awk"), InlineCode.LANGUAGES);
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        java.util.Set<String> u = new java.util.HashSet<>(a);
+        u.addAll(b);
+        return Set.copyOf(u);
+    }
 
     /** What a program does, as found by a language reader. Mutable while reading. */
     static final class Found {
@@ -98,6 +104,8 @@ final class ProgramText {
     static Reading read(ProgramSchemas.Schema schema, List<Arg> args) {
         if (schema == null || schema.language() == null || args.isEmpty()) return Reading.NONE;
         String language = schema.language();
+        // an interpreter's or editor's inline code: the commands its own calls run (InlineCode)
+        if (InlineCode.LANGUAGES.contains(language)) return InlineCode.read(language, args);
         OptionGrammar grammar;
         try {
             grammar = OptionGrammar.named(schema.name());
