@@ -22,7 +22,7 @@ import java.util.Set;
  */
 final class InlineCode {
     /** The languages this reader knows (a schema's {@code language}). */
-    static final Set<String> LANGUAGES = Set.of("python", "perl", "node", "ruby", "php", "ex", "sqlite");
+    static final Set<String> LANGUAGES = Set.of("python", "perl", "node", "ruby", "php", "ex", "sqlite", "tcl");
 
     /** The names of calls whose string arguments are commands, by language. */
     private static final Map<String, Set<String>> CALLS = Map.of(
@@ -38,7 +38,7 @@ final class InlineCode {
                     "capture2e", "capture3", "pipeline", "pipeline_r", "pipeline_w", "pipeline_rw", "open"),
             "php", Set.of("system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"),
             "ex", Set.of("system", "systemlist", "job_start", "term_start", "jobstart", "termopen"),
-            "sqlite", Set.of());
+            "sqlite", Set.of(), "tcl", Set.of());
 
     private InlineCode() {
     }
@@ -64,6 +64,7 @@ final class InlineCode {
             switch (language) {
                 case "ex" -> ex(text, found);
                 case "sqlite" -> sqlite(text, found);
+                case "tcl" -> tcl(text, found, 0);
                 default -> calls(language, text, found);
             }
         }
@@ -193,6 +194,25 @@ final class InlineCode {
                         out.add(args.get(++i)); // ex -sc CMD
                     } else if (w.startsWith("-c") && w.length() > 2 && !w.startsWith("--")) {
                         out.add(Arg.literal(w.substring(2)));
+                    }
+                }
+            }
+            case "tcl" -> {
+                // expect exp_main_sub.c exp_parse_argv: getopt "+b:c:dD:f:inN-v": -c CMDS (repeatable) runs CMDS
+                for (int i = 1; i < n; i++) {
+                    Arg a = args.get(i);
+                    if (!a.known()) return out;
+                    String w = a.prefix();
+                    if (!w.startsWith("-") || w.equals("-") || w.equals("--")) return out;
+                    for (int k = 1; k < w.length(); k++) {
+                        char c = w.charAt(k);
+                        if ("bcDf".indexOf(c) >= 0) {
+                            String rest = w.substring(k + 1);
+                            Arg v = !rest.isEmpty() ? Arg.literal(rest) : i + 1 < n ? args.get(++i) : null;
+                            if (c == 'c' && v != null) out.add(v);
+                            if ((c == 'f' || c == 'b')) return out;
+                            break;
+                        }
                     }
                 }
             }
@@ -644,4 +664,122 @@ final class InlineCode {
         }
         return out;
     }
+
+    /**
+     * Tcl (expect {@code -c}): the commands {@code spawn} (its options, then the program and its arguments),
+     * {@code exec} (a program and its arguments; {@code |} pipelines and redirections read by the shell parser) and
+     * {@code system} (its arguments joined with spaces: a shell command), in every command, also inside
+     * {@code [...]} and braces; a word with {@code $} or {@code [} is only known at run time.
+     */
+    static void tcl(String text, ProgramText.Found found, int depth) {
+        if (depth > 8) {
+            found.hidden("Tcl nested too deep");
+            return;
+        }
+        List<List<String>> commands = new ArrayList<>();
+        List<String> words = new ArrayList<>();
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == ';' || c == '\n') {
+                if (!words.isEmpty()) commands.add(words);
+                words = new ArrayList<>();
+                i++;
+                continue;
+            }
+            if (Character.isWhitespace(c)) {
+                i++;
+                continue;
+            }
+            if (c == '#' && words.isEmpty()) {
+                while (i < n && text.charAt(i) != '\n') i++;
+                continue;
+            }
+            StringBuilder b = new StringBuilder();
+            boolean dynamic = false;
+            if (c == '{') {
+                int d = 0;
+                int j = i;
+                for (; j < n; j++) {
+                    char e = text.charAt(j);
+                    if (e == '\\') {
+                        j++;
+                        continue;
+                    }
+                    if (e == '{') d++;
+                    if (e == '}' && --d == 0) break;
+                }
+                String body = text.substring(i + 1, Math.min(j, n));
+                tcl(body, found, depth + 1); // a body may be code (if, proc, foreach, expect patterns)
+                b.append(body);
+                i = j + 1;
+            } else {
+                char q = c == '"' ? '"' : 0;
+                if (q != 0) i++;
+                while (i < n) {
+                    char e = text.charAt(i);
+                    if (q != 0 ? e == q : Character.isWhitespace(e) || e == ';') break;
+                    if (e == '\\' && i + 1 < n) {
+                        b.append(text.charAt(i + 1));
+                        i += 2;
+                        dynamic = true;
+                        continue;
+                    }
+                    if (e == '$') dynamic = true;
+                    if (e == '[') {
+                        int d = 0;
+                        int j = i;
+                        for (; j < n; j++) {
+                            if (text.charAt(j) == '[') d++;
+                            if (text.charAt(j) == ']' && --d == 0) break;
+                        }
+                        tcl(text.substring(i + 1, Math.min(j, n)), found, depth + 1);
+                        dynamic = true;
+                        i = Math.min(j + 1, n);
+                        continue;
+                    }
+                    b.append(e);
+                    i++;
+                }
+                if (q != 0) i++;
+            }
+            words.add(dynamic ? null : b.toString());
+        }
+        if (!words.isEmpty()) commands.add(words);
+        for (List<String> w : commands) {
+            String name = w.get(0);
+            if (name == null) {
+                found.hidden("a Tcl command only known at run time");
+                continue;
+            }
+            int k = 1;
+            if (name.equals("spawn")) {
+                while (k < w.size() && w.get(k) != null && w.get(k).startsWith("-")) {
+                    if (w.get(k).equals("-ignore")) k++;
+                    k++;
+                }
+            } else if (name.equals("exec")) {
+                while (k < w.size() && w.get(k) != null && w.get(k).startsWith("-")) {
+                    if (w.get(k++).equals("--")) break;
+                }
+            } else if (!name.equals("system")) {
+                continue;
+            }
+            List<String> argv = w.subList(Math.min(k, w.size()), w.size());
+            if (argv.isEmpty()) continue;
+            if (argv.contains(null)) {
+                found.hidden(name + " with a word only known at run time");
+                List<String> known = new ArrayList<>();
+                for (String a : argv) {
+                    if (a == null) break;
+                    known.add(a);
+                }
+                if (!known.isEmpty()) found.command(name.equals("system") ? String.join(" ", known) : join(known));
+                continue;
+            }
+            found.command(name.equals("system") ? String.join(" ", argv) : join(argv));
+        }
+    }
+
 }
