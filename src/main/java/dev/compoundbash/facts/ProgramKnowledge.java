@@ -65,6 +65,17 @@ final class ProgramKnowledge {
         return s != null && s.shell() != null && !s.shell().braceExpansion();
     }
 
+    /**
+     * True when the hook knows a program of this name (it has a schema): what the facts say a command so named does
+     * comes from that knowledge, which a function of the same name makes wrong.
+     *
+     * @param name a command name as written
+     * @return whether a schema names it
+     */
+    boolean knows(String name) {
+        return ProgramSchemas.of(name) != null;
+    }
+
     /** True when {@code name} runs its script in the current shell ({@code eval}, {@code source}, {@code .}). */
     boolean runsInThisShell(String name) {
         ProgramSchemas.Schema s = ProgramSchemas.of(name);
