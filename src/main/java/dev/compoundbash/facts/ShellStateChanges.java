@@ -88,6 +88,7 @@ final class ShellStateChanges {
      * @return a description for a person, or null when it changes nothing the extractor does not follow
      */
     static String builtinChange(List<String> argv) {
+        argv = inThisShell(argv);
         if (argv.isEmpty()) return null;
         String name = argv.get(0);
         List<String> rest = argv.subList(1, argv.size());
@@ -116,6 +117,29 @@ final class ShellStateChanges {
         }
     }
 
+    /**
+     * The builtin a command runs in this shell: {@code builtin NAME ...} and {@code command [-p] NAME ...} run NAME
+     * as the builtin it is (bash(1) SHELL BUILTIN COMMANDS: builtin, command), so {@code builtin alias g=git} and
+     * {@code command set -k} change the shell as {@code alias g=git} and {@code set -k} do; {@code command -v}/
+     * {@code -V} only look the name up.
+     *
+     * @param argv the command's words
+     * @return the words from the builtin's name on (empty for a lookup or no name)
+     */
+    static List<String> inThisShell(List<String> argv) {
+        while (!argv.isEmpty() && (argv.get(0).equals("builtin") || argv.get(0).equals("command"))) {
+            boolean command = argv.get(0).equals("command");
+            int i = 1;
+            while (i < argv.size() && argv.get(i).startsWith("-") && argv.get(i).length() > 1) {
+                String o = argv.get(i++);
+                if (o.equals("--")) break;
+                if (!command || o.contains("v") || o.contains("V")) return List.of();
+            }
+            argv = argv.subList(i, argv.size());
+        }
+        return argv;
+    }
+
     private static String setChange(List<String> rest) {
         for (int i = 0; i < rest.size(); i++) {
             String a = rest.get(i);
@@ -142,6 +166,7 @@ final class ShellStateChanges {
      * @return the texts bash may later run as code (empty when none)
      */
     static List<String> storedCode(List<String> argv) {
+        argv = inThisShell(argv);
         List<String> out = new ArrayList<>();
         if (argv.isEmpty()) return out;
         if (argv.get(0).equals("trap")) {
