@@ -207,8 +207,12 @@ final class UnwrapPass {
                                     List<String> context) {
         List<String> made = new ArrayList<>();
         // the changes made before this command apply to it
+        // IFS splits only what an unquoted expansion makes, and joins "$*" and "${a[*]}" (bash(1) Word Splitting,
+        // Special Parameters): a quoted "$x" is one word whatever IFS holds
         boolean dynamic = dynamicName;
-        for (Arg a : args) dynamic |= a.dynamic();
+        for (Arg a : args) {
+            dynamic |= a.dynamic() && (a.many() || a.text().contains("*") || a.text().contains("${!"));
+        }
         for (String p : pendingChanges) sink.shellState(p);
         pendingChanges.clear();
         if (dynamic) {
