@@ -100,7 +100,10 @@ public final class PathResolver {
             if (home == null) return Result.unknown("the home directory is not known");
             return text(home + a.homeSuffix(), false, bases);
         }
-        if (a.variable() != null && loops.containsKey(a.variable())) {
+        // "$f" of a loop variable is each loop word as it is; an unquoted $f is split and globbed again (Bash
+        // Reference Manual §3.5.7, §3.5.8: for f in 'a .env' makes cat $f read a and .env), so it is left to the
+        // pieces below, which take a loop word only when splitting and globbing leave it as it is
+        if (a.variable() != null && !a.many() && loops.containsKey(a.variable())) {
             Result worst = new Result(PathOperand.INSIDE, null, null);
             for (Arg v : loops.get(a.variable())) {
                 worst = worst.combine(resolve(v, bases, Map.of()));
