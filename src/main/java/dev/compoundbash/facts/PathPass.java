@@ -94,27 +94,32 @@ final class PathPass {
                 // echo .git/config | xargs -I{} cp a {}: the one line xargs reads is known, so is the word
                 oa = Arg.literal(oa.text().replace(reach.xargsReplace(), String.join(" ", pipe.words())));
             }
-            PathResolver.Result r = paths.resolve(oa, here, loopValues);
-            if (o.arg().spliced() && r.protectedComponent() == null) {
-                // {}/.git/hooks/x: whatever the wrapper splices in, the literal text puts the path in .git
-                String lit = "/" + o.arg().text().replace(o.arg().text().contains("{}") ? "{}" : "\u0000", "x") + "/";
-                String prot = lit.contains("/.git/") ? ".git" : lit.contains("/.claude/") ? ".claude" : null;
-                if (prot != null) r = new PathResolver.Result(r.status(), r.path(), r.why(), prot, r.exists());
+            List<PathResolver.Result> readings = paths.readings(oa, here, loopValues);
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (PathResolver.Result r0 : readings) {
+                PathResolver.Result r = r0;
+                if (!seen.add(r.status() + "\0" + r.path() + "\0" + r.why())) continue;
+                if (o.arg().spliced() && r.protectedComponent() == null) {
+                    // {}/.git/hooks/x: whatever the wrapper splices in, the literal text puts the path in .git
+                    String lit = "/" + o.arg().text().replace(o.arg().text().contains("{}") ? "{}" : "\u0000", "x") + "/";
+                    String prot = lit.contains("/.git/") ? ".git" : lit.contains("/.claude/") ? ".claude" : null;
+                    if (prot != null) r = new PathResolver.Result(r.status(), r.path(), r.why(), prot, r.exists());
+                }
+                if (o.followsInto() && r.status().equals(PathOperand.INSIDE) && r.path() != null
+                        && java.nio.file.Files.isDirectory(Path.of(r.path()))) {
+                    // a directory the program reads following the symbolic links inside it: they may lead anywhere
+                    r = new PathResolver.Result(PathOperand.UNKNOWN, r.path(),
+                            "it reads the directory following the symbolic links in it", r.protectedComponent(),
+                            r.exists());
+                }
+                sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, o.arg().text(), o.access(),
+                        r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(),
+                        PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why()))
+                        .withGlobPattern(o.arg().glob() || (o.arg().isStatic() && !o.arg().spliced()
+                                && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
+                        .withRecursive(o.recursive() && !(r.path() != null
+                                && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
             }
-            if (o.followsInto() && r.status().equals(PathOperand.INSIDE) && r.path() != null
-                    && java.nio.file.Files.isDirectory(Path.of(r.path()))) {
-                // a directory the program reads following the symbolic links inside it: they may lead anywhere
-                r = new PathResolver.Result(PathOperand.UNKNOWN, r.path(),
-                        "it reads the directory following the symbolic links in it", r.protectedComponent(),
-                        r.exists());
-            }
-            sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, o.arg().text(), o.access(),
-                    r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(),
-                    PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why()))
-                    .withGlobPattern(o.arg().glob() || (o.arg().isStatic() && !o.arg().spliced()
-                            && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
-                    .withRecursive(o.recursive() && !(r.path() != null
-                            && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
         }
     }
 
