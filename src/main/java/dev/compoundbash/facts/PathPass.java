@@ -50,7 +50,10 @@ final class PathPass {
         if (sc.isDynamicName()) return;
         String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
-        if (p == null) return;
+        if (p == null) {
+            mentions(sc, name, reach, state);
+            return;
+        }
         List<Path> here = reach.otherDirectory() ? null : state.bases();
         Map<String, List<Arg>> loopValues = state.loopValues();
         List<ProgramTable.Operand> operands = new ArrayList<>(reading.pathOperands(p,
@@ -119,6 +122,36 @@ final class PathPass {
                                 && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
                         .withRecursive(o.recursive() && !(r.path() != null
                                 && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
+            }
+        }
+    }
+
+    /**
+     * The closed world for the words of a program whose paths no schema describes ({@code iconv -f utf8 .env},
+     * {@code zcat -f .env}, {@code less .env}): each known word that is not an option, and each value of a
+     * {@code --name=VALUE} option, may be a file the program opens. They become path facts of access
+     * {@link PathOperand#MENTION}, which a file rule of Claude Code's matches to ask (rules/boundary.drl), never to
+     * approve or deny. Programs in a tier that opens no file of its words (bash's builtins, the always-safe tier)
+     * are left out.
+     */
+    private void mentions(SubCommand sc, String name, UnwrapPass.Reach reach, ShellState state) {
+        ProgramSchemas.Schema schema = ProgramSchemas.of(name);
+        if (schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier())) return;
+        List<Path> here = reach.otherDirectory() ? null : state.bases();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<Arg> args = sc.getArgs();
+        for (int i = 1; i < args.size(); i++) {
+            Arg a = args.get(i);
+            if (!a.known() || a.prefix().isEmpty()) continue;
+            String t = a.prefix();
+            int eq = t.indexOf('=');
+            if (t.startsWith("--") && eq > 2) t = t.substring(eq + 1);
+            else if (t.startsWith("-")) continue;
+            if (t.isEmpty() || !seen.add(t)) continue;
+            for (PathResolver.Result r : paths.readings(Arg.literal(t), here, Map.of())) {
+                if (r.path() == null) continue;
+                sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, a.text(), PathOperand.MENTION,
+                        r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(), false));
             }
         }
     }
