@@ -220,6 +220,15 @@ final class ProgramKnowledge {
                     UnknownWord.UNREAD, true);
         }
 
+        /**
+         * Whether the program's schema puts it in a safety tier (bash's builtins, the always-safe programs), whose
+         * words name no file it opens beyond what its path schema says; false for a program no schema knows.
+         */
+        boolean opensNoFileOfItsWords() {
+            ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
+            return schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier());
+        }
+
         /** The program in the program's own language among its words ({@link ProgramText}), read once. */
         private ProgramText.Reading program() {
             ProgramText.Reading p = program;
