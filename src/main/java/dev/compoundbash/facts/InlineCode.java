@@ -22,7 +22,7 @@ import java.util.Set;
  */
 final class InlineCode {
     /** The languages this reader knows (a schema's {@code language}). */
-    static final Set<String> LANGUAGES = Set.of("python", "perl", "node", "ruby", "php", "ex", "sqlite", "tcl");
+    static final Set<String> LANGUAGES = Set.of("python", "perl", "node", "ruby", "php", "ex", "sqlite", "tcl", "capsh", "ed");
 
     /** The names of calls whose string arguments are commands, by language. */
     private static final Map<String, Set<String>> CALLS = Map.of(
@@ -38,7 +38,7 @@ final class InlineCode {
                     "capture2e", "capture3", "pipeline", "pipeline_r", "pipeline_w", "pipeline_rw", "open"),
             "php", Set.of("system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"),
             "ex", Set.of("system", "systemlist", "job_start", "term_start", "jobstart", "termopen"),
-            "sqlite", Set.of(), "tcl", Set.of());
+            "sqlite", Set.of(), "tcl", Set.of(), "capsh", Set.of(), "ed", Set.of());
 
     private InlineCode() {
     }
@@ -65,6 +65,7 @@ final class InlineCode {
                 case "ex" -> ex(text, found);
                 case "sqlite" -> sqlite(text, found);
                 case "tcl" -> tcl(text, found, 0);
+                case "capsh" -> command("bash" + (text.isEmpty() ? "" : " " + text), found);
                 default -> calls(language, text, found);
             }
         }
@@ -93,6 +94,29 @@ final class InlineCode {
 
     /** The words holding inline code, as the program finds them; empty when there is none. */
     static List<Arg> code(String language, List<Arg> args) {
+        List<Arg> out = words(language, args);
+        if (!out.isEmpty() || !Set.of("python", "perl", "ruby", "node", "php", "ed").contains(language)) return out;
+        // no inline code: a first operand "-", or none at all, is code read from standard input (python3 - <<< CODE,
+        // ed f <<< '!cmd'), which the hook does not read
+        if (language.equals("ed")) return List.of(Arg.unknown("(ed commands read from standard input)"));
+        for (int i = 1; i < args.size(); i++) {
+            Arg a = args.get(i);
+            if (!a.known()) return out;
+            String w = a.prefix();
+            if (w.equals("-")) return List.of(Arg.unknown("(code read from standard input)"));
+            if (w.equals("--")) {
+                if (i + 1 < args.size()) return out;
+                break;
+            }
+            if (!w.startsWith("-")) return out;
+            // an option taking the next word as its value (python -W X, -X X; perl -I DIR; node -r MOD; ...)
+            if (w.matches("-[WXIrC]|--require|--import|--loader|--check-hash-based-pycs")) i++;
+        }
+        return List.of(Arg.unknown("(code read from standard input)"));
+    }
+
+    /** The words holding inline code given as arguments. */
+    private static List<Arg> words(String language, List<Arg> args) {
         List<Arg> out = new ArrayList<>();
         int n = args.size();
         switch (language) {
@@ -194,6 +218,40 @@ final class InlineCode {
                         out.add(args.get(++i)); // ex -sc CMD
                     } else if (w.startsWith("-c") && w.length() > 2 && !w.startsWith("--")) {
                         out.add(Arg.literal(w.substring(2)));
+                    }
+                }
+            }
+            case "capsh" -> {
+                // libcap progs/capsh.c main(): the arguments are read in order; "--" execs /bin/bash (or the
+                // --shell= program) with the rest, "==" execs capsh again with the rest
+                for (int i = 1; i < n; i++) {
+                    Arg a = args.get(i);
+                    if (!a.known()) {
+                        out.add(Arg.unknown("(a capsh argument only known at run time)"));
+                        return out;
+                    }
+                    String w = a.prefix();
+                    if (w.startsWith("--shell=")) {
+                        out.add(Arg.unknown("(capsh --shell: another shell)"));
+                        return out;
+                    }
+                    if (w.equals("==")) {
+                        List<Arg> again = new ArrayList<>(List.of(args.get(0)));
+                        again.addAll(args.subList(i + 1, n));
+                        out.addAll(code(language, again));
+                        return out;
+                    }
+                    if (w.equals("--")) {
+                        List<String> rest = new ArrayList<>();
+                        for (Arg r : args.subList(i + 1, n)) {
+                            if (!r.known()) {
+                                out.add(Arg.unknown("(a shell argument only known at run time)"));
+                                return out;
+                            }
+                            rest.add(r.prefix());
+                        }
+                        out.add(Arg.literal(join(rest)));
+                        return out;
                     }
                 }
             }
