@@ -171,6 +171,16 @@ final class ProgramKnowledge {
             ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
             if (schema == null) return List.of();
             List<SchemaReader.Unknown> unknowns = SchemaReader.read(schema, args, environment, written).unknowns();
+            if (schema.payload() != null && schema.payload().reader().equals("find")) {
+                // a word neither GNU find nor bfs lists as a primary: unknown (find runs commands: it may choose
+                // what runs)
+                int at = WrapperGrammar.findUnknownPrimary(args);
+                if (at > 0) {
+                    List<SchemaReader.Unknown> all = new java.util.ArrayList<>(unknowns);
+                    all.add(new SchemaReader.Unknown(at, args.get(at).text(), "primary", schema.runsCommands()));
+                    return all;
+                }
+            }
             if (schema.language() == null) return unknowns;
             List<SchemaReader.Unknown> all = new java.util.ArrayList<>(unknowns);
             all.addAll(program().unknowns());

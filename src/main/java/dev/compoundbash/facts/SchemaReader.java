@@ -487,6 +487,8 @@ final class SchemaReader {
             // a runner reads its script, package and entrypoint options itself (RunnerReader): their payloads
             // meet the rules as commands
             if (RunnerReader.readsOption(schema, o, role)) continue;
+            // a program's own options that run a command (sort --compress-program, tar -I, rsync -e): OptionPayloads
+            if (OptionPayloads.readsOption(schema, role)) continue;
             switch (role) {
                 case "script", "runs", "code" -> {
                     // git's own (ConfigCode) reads its code-running options as a wrapper already
