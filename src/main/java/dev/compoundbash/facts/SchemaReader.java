@@ -173,7 +173,10 @@ final class SchemaReader {
             }
             if (!p.certain()) {
                 int at = p.uncertainAt();
-                if (judge) {
+                // a word only known at run time where an option may stand: for a program that runs no command its
+                // words choose, it can only be one of the options listed (or a usage error); which files it names is
+                // the path pass's (a path only known at run time)
+                if (judge && schema.runsCommands()) {
                     unknowns.add(new Unknown(at, args.get(at).text(), "word only known at run time",
                             schema.runsCommands()));
                 }
