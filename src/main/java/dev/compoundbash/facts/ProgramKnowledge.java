@@ -182,6 +182,15 @@ final class ProgramKnowledge {
             ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
             if (schema == null) return List.of();
             List<SchemaReader.Unknown> unknowns = SchemaReader.read(schema, args, environment, written).unknowns();
+            if (schema.payload() != null && schema.payload().reader().equals("find")) {
+                // a word neither GNU find nor bfs lists as a primary: unknown (find runs commands: it may choose
+                // what runs)
+                int at = WrapperGrammar.findUnknownPrimary(args);
+                if (at > 0) {
+                    unknowns = new java.util.ArrayList<>(unknowns);
+                    unknowns.add(new SchemaReader.Unknown(at, args.get(at).text(), "primary", schema.runsCommands()));
+                }
+            }
             SchemaReader.Unknown unread = unreadPayload(schema);
             if (unread != null) {
                 unknowns = new java.util.ArrayList<>(unknowns);
