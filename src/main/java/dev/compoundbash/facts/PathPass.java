@@ -48,6 +48,9 @@ final class PathPass {
     void operands(SubCommand sc, ProgramKnowledge.Reading reading, UnwrapPass.Reach reach, WalkPass.Pipe pipe,
                   ShellState state) {
         if (sc.isDynamicName()) return;
+        // ssh host cat .env, kubectl exec p -- cat .env: a file on the other machine or in the container, which no
+        // local path or file rule names (docs/PROGRAMS.md "Remote runners")
+        if (reach.remote()) return;
         String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
         if (p == null) return;
