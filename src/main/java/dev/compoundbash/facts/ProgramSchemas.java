@@ -40,8 +40,8 @@ public final class ProgramSchemas {
     public static final String DIRECTORY = "programs";
 
     /** The option styles: each follows one real parser ({@link OptionGrammar.Style}). */
-    public static final Set<String> STYLES = Set.of("getopt_long", "builtin", "tcl", "git", "parse-options", "pflag",
-            "nopt", "go", "clap");
+    public static final Set<String> STYLES = Set.of("getopt_long", "getopt_long_only", "builtin", "tcl", "git",
+            "parse-options", "pflag", "nopt", "go", "clap");
     /** What an option (or its value) does. */
     public static final Set<String> ROLES = Set.of("inert", "read", "write", "list", "names", "names-operands",
             "directory", "script", "runs", "code", "config", "exits", "changes");
@@ -271,7 +271,9 @@ public final class ProgramSchemas {
      * @param command              for {@code runner}: {@code argv} (the words are a command, run directly) or
      *                             {@code script} (the words joined with spaces are shell source: ssh's remote
      *                             command) or {@code each} (every word is shell source of its own: hyperfine's
-     *                             and concurrently's commands)
+     *                             and concurrently's commands) or {@code none} (an {@code at} entry for a level
+     *                             the runner paths pass through: its options are read, it runs nothing itself:
+     *                             {@code podman compose -f F run})
      * @param shellMode            for {@code runner}: options that make the command words, joined with spaces,
      *                             shell source ({@code pnpm exec -c})
      * @param packageSpec          for {@code runner}: the first command word is a package specification, its
@@ -631,7 +633,7 @@ public final class ProgramSchemas {
         }
         if (reader == null) throw new IllegalArgumentException("payload without a reader");
         String command = n.path("command").asText("argv");
-        if (!Set.of("argv", "script", "each").contains(command)) throw new IllegalArgumentException("payload command " + command);
+        if (!Set.of("argv", "script", "each", "none").contains(command)) throw new IllegalArgumentException("payload command " + command);
         String spec = text(n, "packageSpec");
         if (spec != null && !Set.of("npm", "python").contains(spec)) {
             throw new IllegalArgumentException("payload packageSpec " + spec);

@@ -21,6 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * package whose bin runs ({@code rimraf@5} runs {@code rimraf}). An option the table does not list, an option that
  * runs code the hook cannot read, or a word only known at run time where an option may stand make the reading
  * unreadable, with every later word a candidate for deny and ask rules ({@link WrapperGrammar#unreadable}).
+ *
+ * <p>The shapes beyond a command at the end: {@code each} (every word is a shell command: hyperfine), {@code
+ * commandAfter} (the command follows a marker word: {@code mise exec T -- CMD}, {@code nix shell P -c CMD}),
+ * {@code assignments} (leading {@code NAME=VALUE} words: cross-env), an {@code at} entry {@code ""} (the program
+ * itself) or with {@code command} {@code none} (a level passed through, its options read: {@code podman compose -f F
+ * run}), and {@code remote} (the payload runs elsewhere: {@link WrapperGrammar.Unwrapped#remote()}).
  */
 final class RunnerReader {
     /** Whether a schema has a runner at some level, by file. */
@@ -150,19 +156,36 @@ final class RunnerReader {
         int i = skipOptions(schema.options(), a, 1);
         if (i < 0) return itself ? unreadable(name, a, 1) : null;
         String best = null;
-        for (String path : schema.payload().at().keySet()) {
-            if (path.isEmpty()) continue;
+        int bestEnd = -1;
+        Map<String, ProgramSchemas.Payload> at = schema.payload().at();
+        for (String path : at.keySet()) {
+            if (path.isEmpty() || at.get(path).command().equals("none")) continue;
             String[] words = path.split(" ");
-            boolean match = i + words.length <= a.size();
-            for (int k = 0; match && k < words.length; k++) match = WrapperGrammar.is(a.get(i + k), words[k]);
-            if (match && (best == null || words.length > best.split(" ").length)) best = path;
+            int pos = i;
+            boolean match = true;
+            for (int k = 0; match && k < words.length; k++) {
+                // podman compose -f F run: a level the path passes through ("command": "none") reads its options
+                ProgramSchemas.Payload level = k == 0 ? null : at.get(String.join(" ", List.of(words).subList(0, k)));
+                if (level != null && level.command().equals("none")) {
+                    pos = skipOptions(level.options(), a, pos);
+                    if (pos < 0) return unreadable(name, a, i);
+                }
+                match = pos < a.size() && WrapperGrammar.is(a.get(pos), words[k]);
+                pos++;
+            }
+            if (match && (best == null || words.length > best.split(" ").length)) {
+                best = path;
+                bestEnd = pos;
+            }
         }
         if (best == null && !itself) return null;
-        if (best == null) best = "";
-        ProgramSchemas.Payload d = schema.payload().at().get(best);
+        if (best == null) {
+            best = "";
+            bestEnd = i;
+        }
+        ProgramSchemas.Payload d = at.get(best);
         List<ProgramSchemas.OptionTable> above = schema.options() == null ? List.of() : List.of(schema.options());
-        int words = best.isEmpty() ? 0 : best.split(" ").length;
-        return atLevel(schema.config(), best.isEmpty() ? name : name + " " + best, d, d.options(), above, a, i + words);
+        return atLevel(schema.config(), best.isEmpty() ? name : name + " " + best, d, d.options(), above, a, bestEnd);
     }
 
     /**
