@@ -178,6 +178,17 @@ final class RunnerReader {
                 bestEnd = pos;
             }
         }
+        if (best == null && schema.options() != null && schema.options().partial()) {
+            // nix --option NAME VALUE shell P -c CMD: an option of a partial table may take more words than it
+            // says, so a runner word later on may be where the runner starts: the reading is unsure
+            for (String path : at.keySet()) {
+                if (path.isEmpty() || at.get(path).command().equals("none")) continue;
+                String first = path.split(" ")[0];
+                for (int k = i + 1; k < a.size(); k++) {
+                    if (WrapperGrammar.is(a.get(k), first)) return unreadable(name, a, i);
+                }
+            }
+        }
         if (best == null && !itself) return null;
         if (best == null) {
             best = "";
