@@ -54,7 +54,7 @@ final class PathPass {
         String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
         if (p == null) {
-            mentions(sc, name, reach, state);
+            mentions(sc, reading, name, reach, state);
             return;
         }
         List<Path> here = reach.otherDirectory() ? null : state.bases();
@@ -137,13 +137,24 @@ final class PathPass {
      * approve or deny. Programs in a tier that opens no file of its words (bash's builtins, the always-safe tier)
      * are left out.
      */
-    private void mentions(SubCommand sc, String name, UnwrapPass.Reach reach, ShellState state) {
-        ProgramSchemas.Schema schema = ProgramSchemas.of(name);
-        if (schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier())) return;
+    private void mentions(SubCommand sc, ProgramKnowledge.Reading reading, String name, UnwrapPass.Reach reach,
+                          ShellState state) {
+        if (ProgramKnowledge.inTier(name)) return;
         List<Path> here = reach.otherDirectory() ? null : state.bases();
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<Arg> args = sc.getArgs();
+        // the words a runner runs are its payload's, checked as that command (or not at all when it runs remotely:
+        // ssh h cat .env names the remote .env); the runner's own words (ssh -F FILE) are still mentions
+        boolean[] payload = new boolean[args.size()];
+        WrapperGrammar.Unwrapped u = reading.wrapper();
+        if (u != null && u.runner()) {
+            for (WrapperGrammar.Payload p : u.payloads()) {
+                if (!p.readable() || p.candidate()) continue;
+                for (int k = Math.max(p.from(), 0); k < Math.min(p.to(), args.size()); k++) payload[k] = true;
+            }
+        }
         for (int i = 1; i < args.size(); i++) {
+            if (payload[i]) continue;
             Arg a = args.get(i);
             if (!a.known() || a.prefix().isEmpty()) continue;
             String t = a.prefix();

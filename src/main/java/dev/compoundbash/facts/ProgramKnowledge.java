@@ -19,6 +19,17 @@ import java.util.function.Predicate;
  * from standard input, from a file named at run time) follows bash(1) "INVOCATION".
  */
 final class ProgramKnowledge {
+    /**
+     * True when the program's schema puts it in a tier (bash's builtins, the always-safe tier), whose words name no
+     * file it opens beyond what the tier's checks read.
+     *
+     * @param name the program's name without its directory
+     */
+    static boolean inTier(String name) {
+        ProgramSchemas.Schema schema = ProgramSchemas.of(name);
+        return schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier());
+    }
+
     private static final ProgramKnowledge BUILT_IN = new ProgramKnowledge();
 
     /** Names of standard input as a file: a shell or {@code source} given one reads its script from stdin. */
