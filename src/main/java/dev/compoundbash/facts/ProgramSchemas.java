@@ -40,8 +40,8 @@ public final class ProgramSchemas {
     public static final String DIRECTORY = "programs";
 
     /** The option styles: each follows one real parser ({@link OptionGrammar.Style}). */
-    public static final Set<String> STYLES = Set.of("getopt_long", "builtin", "tcl", "git", "parse-options", "pflag",
-            "nopt", "go", "clap");
+    public static final Set<String> STYLES = Set.of("getopt_long", "getopt_long_only", "builtin", "tcl", "git",
+            "parse-options", "pflag", "nopt", "go", "clap");
     /** What an option (or its value) does. */
     public static final Set<String> ROLES = Set.of("inert", "read", "write", "list", "names", "names-operands",
             "directory", "script", "runs", "code", "config", "exits", "changes");
@@ -275,7 +275,10 @@ public final class ProgramSchemas {
      *                             order (OpenSSH's {@code ssh.c} restarts getopt after the host)
      * @param command              for {@code runner}: {@code argv} (the words are a command, run directly) or
      *                             {@code script} (the words joined with spaces are shell source: ssh's remote
-     *                             command)
+     *                             command) or {@code each} (every word is shell source of its own: hyperfine's
+     *                             and concurrently's commands) or {@code none} (an {@code at} entry for a level
+     *                             the runner paths pass through: its options are read, it runs nothing itself:
+     *                             {@code podman compose -f F run})
      * @param shellMode            for {@code runner}: options that make the command words, joined with spaces,
      *                             shell source ({@code pnpm exec -c})
      * @param packageSpec          for {@code runner}: the first command word is a package specification, its
@@ -293,13 +296,23 @@ public final class ProgramSchemas {
      *                             {@code uv tool run}); a program whose subcommands are open (any other word runs a
      *                             script) lists its runners here rather than in {@code subcommands}
      * @param options              for an {@code at} entry: the runner's own option table
+     * @param remote               for {@code runner}: the command runs on another machine or in a container, VM or
+     *                             another root (ssh, docker exec, kubectl exec): its paths name files there, not the
+     *                             local ones, so local path and file rules do not judge them
+     * @param commandAfter         for {@code runner}: the command is the words after the first of these words
+     *                             ({@code mise exec TOOL@V -- CMD}, {@code nix shell PKG -c CMD}, {@code gdb --args});
+     *                             the words before it are options and operands, and without one there is no command
+     * @param assignments          for {@code runner}: {@code NAME=VALUE} words before the command are its environment
+     *                             ({@code cross-env NODE_ENV=production webpack})
      */
     public record Payload(String reader, String after, List<String> skip, int operands, boolean optionsAfterOperands,
                           String command, List<String> shellMode, String packageSpec, List<String> packageOptions,
-                          boolean inherits, List<String> entrypoint, Map<String, Payload> at, OptionTable options) {
+                          boolean inherits, List<String> entrypoint, Map<String, Payload> at, OptionTable options,
+                          boolean remote, List<String> commandAfter, boolean assignments) {
         /** A payload description of a reader other than {@code runner}. */
         public Payload(String reader, String after, List<String> skip) {
-            this(reader, after, skip, 0, false, "argv", List.of(), null, List.of(), false, List.of(), Map.of(), null);
+            this(reader, after, skip, 0, false, "argv", List.of(), null, List.of(), false, List.of(), Map.of(), null,
+                    false, List.of(), false);
         }
     }
 
@@ -615,7 +628,8 @@ public final class ProgramSchemas {
     private static Payload payload(JsonNode n, String defaultReader) {
         if (n == null) return null;
         fields(n, "payload", "reader", "after", "skip", "operands", "optionsAfterOperands", "command", "shellMode",
-                "packageSpec", "packageOptions", "inherits", "entrypoint", "at", "options");
+                "packageSpec", "packageOptions", "inherits", "entrypoint", "at", "options", "remote", "commandAfter",
+                "assignments");
         String reader = n.has("reader") ? text(n, "reader") : defaultReader;
         Map<String, Payload> at = new LinkedHashMap<>();
         if (n.has("at")) {
@@ -626,7 +640,7 @@ public final class ProgramSchemas {
         }
         if (reader == null) throw new IllegalArgumentException("payload without a reader");
         String command = n.path("command").asText("argv");
-        if (!Set.of("argv", "script").contains(command)) throw new IllegalArgumentException("payload command " + command);
+        if (!Set.of("argv", "script", "each", "none").contains(command)) throw new IllegalArgumentException("payload command " + command);
         String spec = text(n, "packageSpec");
         if (spec != null && !Set.of("npm", "python").contains(spec)) {
             throw new IllegalArgumentException("payload packageSpec " + spec);
@@ -634,7 +648,8 @@ public final class ProgramSchemas {
         return new Payload(reader, text(n, "after"), strings(n.get("skip"), "skip"), n.path("operands").asInt(0),
                 bool(n, "optionsAfterOperands"), command, strings(n.get("shellMode"), "shellMode"), spec,
                 strings(n.get("packageOptions"), "packageOptions"), bool(n, "inherits"),
-                strings(n.get("entrypoint"), "entrypoint"), Collections.unmodifiableMap(at), options(n.get("options")));
+                strings(n.get("entrypoint"), "entrypoint"), Collections.unmodifiableMap(at), options(n.get("options")),
+                bool(n, "remote"), strings(n.get("commandAfter"), "commandAfter"), bool(n, "assignments"));
     }
 
     private static Shell shell(JsonNode n) {

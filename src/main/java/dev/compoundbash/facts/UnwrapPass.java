@@ -62,17 +62,26 @@ final class UnwrapPass {
      *                       paths are unknown
      * @param findPaths      the payload gets the paths a find found ({@code {}}), or null
      * @param xargsReplace   the replacement string of the xargs -I whose payload is being read, or null
+     * @param remote         the payloads of a runner that runs them elsewhere (ssh, a container) are being
+     *                       extracted: their paths and redirections name files there, not here
      */
     record Reach(int privilegeId, InlineLink inline, int wrapperDepth, boolean inCandidate, boolean otherDirectory,
-                 FindPaths findPaths, String xargsReplace) {
-        static final Reach TOP = new Reach(-1, null, 0, false, false, null, null);
+                 FindPaths findPaths, String xargsReplace, boolean remote) {
+        static final Reach TOP = new Reach(-1, null, 0, false, false, null, null, false);
+
+        Reach(int privilegeId, InlineLink inline, int wrapperDepth, boolean inCandidate, boolean otherDirectory,
+              FindPaths findPaths, String xargsReplace) {
+            this(privilegeId, inline, wrapperDepth, inCandidate, otherDirectory, findPaths, xargsReplace, false);
+        }
 
         Reach withInline(InlineLink link) {
-            return new Reach(privilegeId, link, wrapperDepth, inCandidate, otherDirectory, findPaths, xargsReplace);
+            return new Reach(privilegeId, link, wrapperDepth, inCandidate, otherDirectory, findPaths, xargsReplace,
+                    remote);
         }
 
         Reach withCandidate(boolean candidate) {
-            return new Reach(privilegeId, inline, wrapperDepth, candidate, otherDirectory, findPaths, xargsReplace);
+            return new Reach(privilegeId, inline, wrapperDepth, candidate, otherDirectory, findPaths, xargsReplace,
+                    remote);
         }
     }
 
@@ -118,6 +127,14 @@ final class UnwrapPass {
     private final ProgramKnowledge knowledge;
     private Later later;
     private Reach reach = Reach.TOP;
+
+    /**
+     * True while the payloads of a runner that runs them elsewhere (ssh, a container: {@code payload.remote}) are
+     * being extracted: the redirections and files the walk reports then name files there.
+     */
+    boolean remote() {
+        return reach.remote();
+    }
     /**
      * Configuration written so far in the call ({@code git config alias.p push}), as {@code KEY=VALUE}, in run
      * order: the git commands after it read it as {@code -c KEY=VALUE} (git-config(1)).
@@ -426,7 +443,7 @@ final class UnwrapPass {
         // Payloads are reached through this wrapper, not linked to an enclosing inline script's shell.
         reach = new Reach(u.privileged() ? sc.getId() : reach.privilegeId(), null, reach.wrapperDepth() + 1,
                 reach.inCandidate(), reach.otherDirectory() || u.changesDirectory(), reach.findPaths(),
-                reach.xargsReplace());
+                reach.xargsReplace(), reach.remote() || u.remote());
         try {
             unwrapPayloads(sc, u, args, r, evaluated);
         } finally {
@@ -518,7 +535,7 @@ final class UnwrapPass {
                 findPaths = null;
             }
             reach = new Reach(reach.privilegeId(), reach.inline(), reach.wrapperDepth(), reach.inCandidate(),
-                    reach.otherDirectory(), findPaths, xargsReplace);
+                    reach.otherDirectory(), findPaths, xargsReplace, reach.remote());
             later.operands(payload, reading, reach, r.pipe());
             reach = reach.withCandidate(reach.inCandidate() || p.candidate());
             try {

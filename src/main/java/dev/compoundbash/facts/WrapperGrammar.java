@@ -90,11 +90,28 @@ public final class WrapperGrammar {
      * @param runner             a runner ({@code npx}, {@code ssh}, {@code docker exec}, {@code parallel}: the
      *                           schema's reader {@code runner} or {@code parallel}): an allow rule for the runner as
      *                           written approves the commands it runs that no rule denies or asks (wrappers.drl)
+     * @param remote             the payloads run on another machine, or in a container, VM or another root
+     *                           (the schema's {@code payload.remote}): their paths name files there, so the path pass
+     *                           does not judge them against the local file rules
      */
     public record Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                             List<String> implicitPayload, List<Action> actions, boolean privileged,
                             boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
-                            String replaceString, boolean readsStandardInput, boolean runner) {
+                            String replaceString, boolean readsStandardInput, boolean runner, boolean remote) {
+        /** Payloads that run here. */
+        public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
+                         List<String> implicitPayload, List<Action> actions, boolean privileged,
+                         boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
+                         String replaceString, boolean readsStandardInput, boolean runner) {
+            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged, ownRuleRequired,
+                    outputs, changesDirectory, replaceString, readsStandardInput, runner, false);
+        }
+
+        /** The same reading, its payloads running elsewhere when {@code remote}. */
+        Unwrapped withRemote(boolean remote) {
+            return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, runner, remote);
+        }
         /** Not a runner. */
         public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                          List<String> implicitPayload, List<Action> actions, boolean privileged,
@@ -107,7 +124,7 @@ public final class WrapperGrammar {
         /** The same reading as a runner's. */
         Unwrapped asRunner() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, true);
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, true, remote);
         }
 
         /** An unprivileged wrapper with no output files that keeps the working directory. */
@@ -136,7 +153,7 @@ public final class WrapperGrammar {
 
         Unwrapped withOwnRule() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    true, outputs, changesDirectory, replaceString, readsStandardInput, runner);
+                    true, outputs, changesDirectory, replaceString, readsStandardInput, runner, remote);
         }
 
         Unwrapped inOtherDirectory(boolean moved) {
