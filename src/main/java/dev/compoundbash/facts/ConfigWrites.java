@@ -160,6 +160,8 @@ final class ConfigWrites {
         if (schema == null || schema.config() == null || path == null) return false;
         for (String f : schema.config().files()) {
             if (path.equals(f) || path.endsWith("/" + f)) return true;
+            // a directory of files it reads (.git/hooks/): any file below it
+            if (f.endsWith("/") && (path.startsWith(f) || path.contains("/" + f))) return true;
         }
         return false;
     }
