@@ -186,9 +186,16 @@ public final class ProgramSchemas {
      * @param caseInsensitive keys compare in lower case
      * @param namespace       (environment) prefixes of the variables that are the program's own: one of them that
      *                        the table does not list is unknown
+     * @param writes          (config) subcommand paths ({@code "config set"}) that write configuration later runs of
+     *                        the program read, each with how its operands are read ({@link #WRITE_MODES}:
+     *                        {@code options} KEY VALUE or KEY=VALUE, KEY one of the program's own options;
+     *                        {@code keys} KEY=VALUE judged by this table; {@code alias} NAME EXPANSION)
+     * @param files           (config) the configuration files the program reads ({@code .npmrc}): a file written
+     *                        earlier in the call with one of these names (or path ends) changes what later runs do
      */
     public record KeyTable(List<String> inert, Map<String, String> keys, List<String> option, List<String> writers,
-                           boolean caseInsensitive, List<String> namespace) {
+                           boolean caseInsensitive, List<String> namespace, Map<String, String> writes,
+                           List<String> files) {
         /** The role of {@code key} ({@link #KEY_ROLES}), or null when it has none. */
         public String role(String key) {
             String k = caseInsensitive ? key.toLowerCase(java.util.Locale.ROOT) : key;
@@ -584,7 +591,7 @@ public final class ProgramSchemas {
 
     private static KeyTable keys(JsonNode n, String what) {
         if (n == null) return null;
-        fields(n, what, "inert", "keys", "option", "writers", "caseInsensitive", "namespace");
+        fields(n, what, "inert", "keys", "option", "writers", "caseInsensitive", "namespace", "writes", "files");
         Map<String, String> keys = new LinkedHashMap<>();
         if (n.has("keys")) {
             for (Iterator<Map.Entry<String, JsonNode>> it = n.get("keys").fields(); it.hasNext(); ) {
@@ -596,7 +603,22 @@ public final class ProgramSchemas {
         }
         return new KeyTable(strings(n.get("inert"), "inert"), Collections.unmodifiableMap(keys),
                 strings(n.get("option"), "option"), strings(n.get("writers"), "writers"), bool(n, "caseInsensitive"),
-                strings(n.get("namespace"), "namespace"));
+                strings(n.get("namespace"), "namespace"), writes(n.get("writes")), strings(n.get("files"), "files"));
+    }
+
+    /** How a configuration writer's operands are read ({@link KeyTable#writes()}). */
+    public static final Set<String> WRITE_MODES = Set.of("options", "keys", "alias");
+
+    private static Map<String, String> writes(JsonNode n) {
+        if (n == null) return Map.of();
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String mode = e.getValue().asText();
+            if (!WRITE_MODES.contains(mode)) throw new IllegalArgumentException("unknown write mode " + mode);
+            out.put(e.getKey(), mode);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     private static Paths paths(JsonNode n) {

@@ -62,6 +62,8 @@ final class RunnerReader {
         ProgramSchemas.OptionTable table = schema.options();
         List<ProgramSchemas.OptionTable> above = new ArrayList<>();
         List<String> path = new ArrayList<>(List.of(name));
+        // options read before the runner's level from a table that applies everywhere (nopt: npm --call=CMD exec)
+        List<OptionGrammar.Parsed> before = new ArrayList<>();
         int i = 1;
         for (int depth = 0; depth < 8 && !subs.isEmpty(); depth++) {
             List<ProgramSchemas.OptionTable> tables = new ArrayList<>();
@@ -81,6 +83,7 @@ final class RunnerReader {
                     }
                     i = p.end();
                     if (!p.operandIndices().isEmpty()) i = Math.min(i, p.operandIndices().get(0));
+                    if (table != null && table.persistent()) before.add(p);
                     break;
                 }
             } else {
@@ -99,7 +102,8 @@ final class RunnerReader {
             }
             if (table != null) above.add(table);
             if (isRunner(node.payload())) {
-                return atLevel(schema.config(), String.join(" ", path), node.payload(), node.options(), above, a, i + 1);
+                return atLevel(schema.config(), String.join(" ", path), node.payload(), node.options(), above, a, i + 1,
+                        before);
             }
             table = node.options();
             subs = node.subcommands();
@@ -282,6 +286,19 @@ final class RunnerReader {
                                                      ProgramSchemas.Payload d,
                                                      ProgramSchemas.OptionTable own,
                                                      List<ProgramSchemas.OptionTable> above, List<Arg> a, int from) {
+        return atLevel(config, kind, d, own, above, a, from, List.of());
+    }
+
+    /**
+     * The runner's options, operands and command, from word {@code from} on; {@code before} holds the options read
+     * at the levels above from tables that apply at every level (nopt reads {@code npm --call=CMD exec}'s
+     * {@code --call} as exec's own).
+     */
+    private static WrapperGrammar.Unwrapped atLevel(ProgramSchemas.KeyTable config, String kind,
+                                                     ProgramSchemas.Payload d,
+                                                     ProgramSchemas.OptionTable own,
+                                                     List<ProgramSchemas.OptionTable> above, List<Arg> a, int from,
+                                                     List<OptionGrammar.Parsed> before) {
         List<ProgramSchemas.OptionTable> tables = new ArrayList<>();
         if (own != null) tables.add(own);
         for (ProgramSchemas.OptionTable t : above) if (t.persistent() || d.inherits()) tables.add(t);
@@ -312,7 +329,7 @@ final class RunnerReader {
         boolean shellMode = false;
         int n = a.size();
         int i = from;
-        List<OptionGrammar.Parsed> parses = new ArrayList<>();
+        List<OptionGrammar.Parsed> parses = new ArrayList<>(before);
         if (g == null) {
             // no options modelled here: an option word is unknown
             if (i < n && a.get(i).mayBeOption() && !WrapperGrammar.is(a.get(i), "--")) {

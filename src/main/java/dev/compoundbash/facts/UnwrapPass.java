@@ -382,7 +382,40 @@ final class UnwrapPass {
         }
         String written = reading.configurationWritten();
         if (written != null) configurationWritten.add(written);
+        ProgramSchemas.Schema schema = reading.schema();
+        if (schema == null || schema.config() == null) return;
+        // configuration written earlier in the call (npm config set, npm pkg set, gh alias set, a write to .npmrc)
+        // may change what this run of the program runs: unknown, and it may choose what runs
+        for (ConfigWrites.Write w : programWrites.getOrDefault(schema.file(), List.of())) {
+            if (!w.changesWhatRuns()) continue;
+            sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), w.key(),
+                    "configuration " + w.key() + " written earlier in the call", true));
+        }
+        if (!schema.config().files().isEmpty()) {
+            for (Redirect r : sink.redirects) {
+                if (!r.isOutput() || r.isFdDuplication() || r.getCommandId() == sc.getId()) continue;
+                String target = r.getResolvedPath() != null ? r.getResolvedPath() : r.getTarget();
+                if (ConfigWrites.isConfigFile(schema, target) || ConfigWrites.isConfigFile(schema, r.getTarget())) {
+                    sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), r.getTarget(),
+                            "configuration file " + r.getTarget() + " written earlier in the call", true));
+                }
+            }
+            for (PathOperand o : sink.pathOperands) {
+                if (o.getCommandId() == sc.getId()
+                        || !("write".equals(o.getAccess()) || "create".equals(o.getAccess()))) continue;
+                String target = o.getResolvedPath() != null ? o.getResolvedPath() : o.getWord();
+                if (ConfigWrites.isConfigFile(schema, target) || ConfigWrites.isConfigFile(schema, o.getWord())) {
+                    sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), o.getWord(),
+                            "configuration file " + o.getWord() + " written earlier in the call", true));
+                }
+            }
+        }
+        List<ConfigWrites.Write> writes = reading.configWrites();
+        if (!writes.isEmpty()) programWrites.computeIfAbsent(schema.file(), f -> new ArrayList<>()).addAll(writes);
     }
+
+    /** Configuration keys written so far in the call, by the schema file of the program that reads them. */
+    private final Map<String, List<ConfigWrites.Write>> programWrites = new java.util.HashMap<>();
 
     /**
      * Makes a sub-command fact, final as made: while an inline script's commands are extracted, a command no
