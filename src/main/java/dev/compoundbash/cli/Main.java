@@ -37,6 +37,8 @@ public final class Main {
         boolean hook = (args.length == 1 && args[0].equals("hook"))
                 || (args.length == 0 && !stdinIsTerminal()) || agentHook;
         if (hook) {
+            // The built-in rules load on another core while this thread reads the input, settings and rule files.
+            dev.compoundbash.rules.RuleEngine.loadBuiltInAhead();
             System.setOut(System.err);
             Map<String, String> env = hookEnvironment(System.getenv(), agentHook ? args[2] : null);
             long budget = Long.getLong("compoundbash.budgetMillis", 0);
