@@ -311,8 +311,8 @@ final class RunnerReader {
                 if (marker < 0 && !a.get(k).known()) return unreadable(kind, a, k).withRemote(d.remote());
             }
         }
-        List<Arg> before = marker < 0 ? a : a.subList(0, marker);
-        WrapperGrammar.Unwrapped u = options(config, kind, d, g, tables, a, before, from, marker);
+        List<Arg> words = marker < 0 ? a : a.subList(0, marker);
+        WrapperGrammar.Unwrapped u = options(config, kind, d, g, tables, a, words, from, marker, before);
         return u == null ? null : u.withRemote(d.remote());
     }
 
@@ -320,7 +320,8 @@ final class RunnerReader {
     private static WrapperGrammar.Unwrapped options(ProgramSchemas.KeyTable config, String kind,
                                                     ProgramSchemas.Payload d, OptionGrammar g,
                                                     List<ProgramSchemas.OptionTable> tables, List<Arg> full,
-                                                    List<Arg> a, int from, int marker) {
+                                                    List<Arg> a, int from, int marker,
+                                                    List<OptionGrammar.Parsed> before) {
         List<WrapperGrammar.Payload> payloads = new ArrayList<>();
         List<Integer> command = new ArrayList<>();
         List<String> packages = new ArrayList<>();
