@@ -629,7 +629,7 @@ public final class ProgramSchemas {
             Map<String, String> options = new LinkedHashMap<>();
             if (v.has("options")) v.get("options").fields().forEachRemaining(o -> options.put(o.getKey(), o.getValue().asText()));
             for (String role : options.values()) {
-                if (!Set.of("read", "write", "names", "list", "prefix").contains(role)) {
+                if (!Set.of("read", "write", "read-write", "names", "list", "prefix").contains(role)) {
                     throw new IllegalArgumentException("unknown path role " + role);
                 }
             }

@@ -315,12 +315,26 @@ public final class ProgramTable {
                 boolean stdin = value.isStatic() && value.text().equals("-");
                 switch (role) {
                     case "write" -> out.add(new Operand(value, "write"));
+                    case "read-write" -> {
+                        // git config --file F: reads F, and writes it when setting a key
+                        out.add(new Operand(value, "write"));
+                        if (!stdin) out.add(new Operand(value, "read"));
+                    }
                     case "prefix" -> {
                         // git checkout-index --prefix=P writes P followed by each path: a directory when P ends in
                         // "/", else names that only begin with P (--prefix=.cla and ude/settings.json)
                         out.add(new Operand(value, "write"));
-                        if (!value.isStatic() || !value.text().endsWith("/")) {
+                        if (!value.isStatic()) {
                             out.add(new Operand(Arg.unknown("(the files named " + value.text() + "...)"), "write"));
+                        } else {
+                            String prefix = value.text();
+                            int slash = prefix.lastIndexOf('/');
+                            String last = prefix.substring(slash + 1);
+                            for (String p : RedirectTargets.PROTECTED) {
+                                if (!last.isEmpty() && p.startsWith(last)) {
+                                    out.add(new Operand(Arg.literal(prefix.substring(0, slash + 1) + p + "/"), "write"));
+                                }
+                            }
                         }
                     }
                     case "names" -> {
