@@ -14,7 +14,7 @@ import java.util.Set;
  * option values included ({@code head -n 1 f} checks {@code 1} and {@code f}), with {@code --} ending the options;
  * for {@code grep}/{@code rg}/{@code sed}/{@code awk}/{@code jq} the first operand is a pattern or a program unless
  * {@code -e}/{@code -f} gives one, and {@code -f FILE} is a path; for {@code find} the start paths and the values
- * of {@code -newer}-like tests; for {@code git} only {@code git grep} and {@code git diff}. Each program is a
+ * of {@code -newer}-like tests; for {@code git} what each subcommand's {@code paths.subcommands} entry says. Each program is a
  * {@link PathCheckedProgram} fact too, so the rules can read the table.
  *
  * <p>On top of those, the entry's {@code options} name the options whose value is a file the program reads, writes
