@@ -832,13 +832,15 @@ final class FlowPass implements WalkPass.Flow {
         }
         List<Path> next = new ArrayList<>(bases);
         for (Path b : bases) {
-            PathResolver.Result r = paths.resolve(target.get(0).arg(), List.of(b), loopValues);
-            if (r.path() == null) {
-                directories(null, directoryChanged);
-                return;
+            // every directory it may go to (cd "$d" in for d in a .git: a and .git), not only the worst
+            for (PathResolver.Result r : paths.readings(target.get(0).arg(), List.of(b), loopValues)) {
+                if (r.path() == null) {
+                    directories(null, directoryChanged);
+                    return;
+                }
+                Path d = Path.of(r.path());
+                if (!next.contains(d)) next.add(d);
             }
-            Path d = Path.of(r.path());
-            if (!next.contains(d)) next.add(d);
         }
         directories(next.size() > MAX_BASES ? null : List.copyOf(next), directoryChanged);
     }

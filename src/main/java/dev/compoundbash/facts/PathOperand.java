@@ -6,6 +6,11 @@ package dev.compoundbash.facts;
  * whose command reads, writes or changes into a path outside the working directories.
  */
 public final class PathOperand {
+    /**
+     * The access of a word of a program whose paths no schema describes: it may be a file the program opens, or
+     * not a path at all ({@code PathPass}); a file rule asks for it, nothing approves or denies by it.
+     */
+    public static final String MENTION = "mention";
     /** Resolved inside the start directory or an additional directory, every way it can be read. */
     public static final String INSIDE = "inside";
     /** Resolved outside them. */
@@ -32,7 +37,7 @@ public final class PathOperand {
      * @param commandId    the {@link SubCommand} it belongs to
      * @param program      the program's name (its table entry)
      * @param word         the word as written (its value when static)
-     * @param access       {@code read}, {@code write} or {@code create} (cd and pushd: {@code read})
+     * @param access       {@code read}, {@code write} or {@code create} (cd and pushd: {@code read}), or {@link #MENTION}
      * @param status       {@link #INSIDE}, {@link #OUTSIDE} or {@link #UNKNOWN}
      * @param resolvedPath the absolute path it resolves to, or null when unknown
      * @param why          for a person: why it is outside or unknown; null when inside

@@ -50,7 +50,10 @@ final class PathPass {
         if (sc.isDynamicName()) return;
         String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
-        if (p == null) return;
+        if (p == null) {
+            mentions(sc, name, reach, state);
+            return;
+        }
         List<Path> here = reach.otherDirectory() ? null : state.bases();
         Map<String, List<Arg>> loopValues = state.loopValues();
         List<ProgramTable.Operand> operands = new ArrayList<>(reading.pathOperands(p,
@@ -94,27 +97,62 @@ final class PathPass {
                 // echo .git/config | xargs -I{} cp a {}: the one line xargs reads is known, so is the word
                 oa = Arg.literal(oa.text().replace(reach.xargsReplace(), String.join(" ", pipe.words())));
             }
-            PathResolver.Result r = paths.resolve(oa, here, loopValues);
-            if (o.arg().spliced() && r.protectedComponent() == null) {
-                // {}/.git/hooks/x: whatever the wrapper splices in, the literal text puts the path in .git
-                String lit = "/" + o.arg().text().replace(o.arg().text().contains("{}") ? "{}" : "\u0000", "x") + "/";
-                String prot = lit.contains("/.git/") ? ".git" : lit.contains("/.claude/") ? ".claude" : null;
-                if (prot != null) r = new PathResolver.Result(r.status(), r.path(), r.why(), prot, r.exists());
+            List<PathResolver.Result> readings = paths.readings(oa, here, loopValues);
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (PathResolver.Result r0 : readings) {
+                PathResolver.Result r = r0;
+                if (!seen.add(r.status() + "\0" + r.path() + "\0" + r.why())) continue;
+                if (o.arg().spliced() && r.protectedComponent() == null) {
+                    // {}/.git/hooks/x: whatever the wrapper splices in, the literal text puts the path in .git
+                    String lit = "/" + o.arg().text().replace(o.arg().text().contains("{}") ? "{}" : "\u0000", "x") + "/";
+                    String prot = lit.contains("/.git/") ? ".git" : lit.contains("/.claude/") ? ".claude" : null;
+                    if (prot != null) r = new PathResolver.Result(r.status(), r.path(), r.why(), prot, r.exists());
+                }
+                if (o.followsInto() && r.status().equals(PathOperand.INSIDE) && r.path() != null
+                        && java.nio.file.Files.isDirectory(Path.of(r.path()))) {
+                    // a directory the program reads following the symbolic links inside it: they may lead anywhere
+                    r = new PathResolver.Result(PathOperand.UNKNOWN, r.path(),
+                            "it reads the directory following the symbolic links in it", r.protectedComponent(),
+                            r.exists());
+                }
+                sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, o.arg().text(), o.access(),
+                        r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(),
+                        PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why()))
+                        .withGlobPattern(o.arg().glob() || (o.arg().isStatic() && !o.arg().spliced()
+                                && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
+                        .withRecursive(o.recursive() && !(r.path() != null
+                                && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
             }
-            if (o.followsInto() && r.status().equals(PathOperand.INSIDE) && r.path() != null
-                    && java.nio.file.Files.isDirectory(Path.of(r.path()))) {
-                // a directory the program reads following the symbolic links inside it: they may lead anywhere
-                r = new PathResolver.Result(PathOperand.UNKNOWN, r.path(),
-                        "it reads the directory following the symbolic links in it", r.protectedComponent(),
-                        r.exists());
+        }
+    }
+
+    /**
+     * The closed world for the words of a program whose paths no schema describes ({@code iconv -f utf8 .env},
+     * {@code zcat -f .env}, {@code less .env}): each known word that is not an option, and each value of a
+     * {@code --name=VALUE} option, may be a file the program opens. They become path facts of access
+     * {@link PathOperand#MENTION}, which a file rule of Claude Code's matches to ask (rules/boundary.drl), never to
+     * approve or deny. Programs in a tier that opens no file of its words (bash's builtins, the always-safe tier)
+     * are left out.
+     */
+    private void mentions(SubCommand sc, String name, UnwrapPass.Reach reach, ShellState state) {
+        ProgramSchemas.Schema schema = ProgramSchemas.of(name);
+        if (schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier())) return;
+        List<Path> here = reach.otherDirectory() ? null : state.bases();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<Arg> args = sc.getArgs();
+        for (int i = 1; i < args.size(); i++) {
+            Arg a = args.get(i);
+            if (!a.known() || a.prefix().isEmpty()) continue;
+            String t = a.prefix();
+            int eq = t.indexOf('=');
+            if (t.startsWith("--") && eq > 2) t = t.substring(eq + 1);
+            else if (t.startsWith("-")) continue;
+            if (t.isEmpty() || !seen.add(t)) continue;
+            for (PathResolver.Result r : paths.readings(Arg.literal(t), here, Map.of())) {
+                if (r.path() == null) continue;
+                sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, a.text(), PathOperand.MENTION,
+                        r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(), false));
             }
-            sink.pathOperands.add(new PathOperand(sink.id(), sc.getId(), name, o.arg().text(), o.access(),
-                    r.status(), r.path(), r.why(), r.protectedComponent(), r.exists(),
-                    PathResolver.AFTER_UNKNOWN_DIRECTORY.equals(r.why()))
-                    .withGlobPattern(o.arg().glob() || (o.arg().isStatic() && !o.arg().spliced()
-                            && o.arg().text().matches("(?s).*[*?\\[\\]].*")))
-                    .withRecursive(o.recursive() && !(r.path() != null
-                            && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
         }
     }
 

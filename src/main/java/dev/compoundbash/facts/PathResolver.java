@@ -100,7 +100,10 @@ public final class PathResolver {
             if (home == null) return Result.unknown("the home directory is not known");
             return text(home + a.homeSuffix(), false, bases);
         }
-        if (a.variable() != null && loops.containsKey(a.variable())) {
+        // "$f" of a loop variable is each loop word as it is; an unquoted $f is split and globbed again (Bash
+        // Reference Manual §3.5.7, §3.5.8: for f in 'a .env' makes cat $f read a and .env), so it is left to the
+        // pieces below, which take a loop word only when splitting and globbing leave it as it is
+        if (a.variable() != null && !a.many() && loops.containsKey(a.variable())) {
             Result worst = new Result(PathOperand.INSIDE, null, null);
             for (Arg v : loops.get(a.variable())) {
                 worst = worst.combine(resolve(v, bases, Map.of()));
@@ -120,6 +123,68 @@ public final class PathResolver {
         }
         if (a.spliced()) return Result.unknown("a wrapper splices a path only known at run time into it");
         return Result.unknown("its path is only known at run time");
+    }
+
+    /**
+     * Every reading of one word: as {@link #resolve}, but one result per path the word may name (each directory a
+     * relative path may be taken against, each value of a loop variable: {@code for f in a .env; do cat "$f"; done}
+     * reads {@code a} and {@code .env}), so a file rule is matched against every one of them, not only the worst.
+     *
+     * @param a     the word
+     * @param bases the directories a relative path may be taken against; null when unknown
+     * @param loops values of the loop variables in scope, by name
+     * @return the readings, at least one; their {@link Result#combine} is {@link #resolve}'s result
+     */
+    public List<Result> readings(Arg a, List<Path> bases, Map<String, List<Arg>> loops) {
+        if (a.isStatic()) {
+            if (a.brace()) return List.of(resolve(a, bases, loops));
+            return texts(a.text(), a.glob(), bases);
+        }
+        if (a.lead() && (a.text().startsWith("<(") || a.text().startsWith(">(")) && a.text().endsWith(")")) {
+            return List.of(resolve(a, bases, loops));
+        }
+        if (a.homeSuffix() != null) {
+            if (home == null) return List.of(resolve(a, bases, loops));
+            return texts(home + a.homeSuffix(), false, bases);
+        }
+        if (a.variable() != null && !a.many() && loops.containsKey(a.variable())) {
+            List<Result> out = new ArrayList<>();
+            for (Arg v : loops.get(a.variable())) {
+                if (v.isStatic() && v.glob() && !v.brace()) {
+                    // for f in .e?v: bash globs the loop word first, so f is each name it matches (§3.5.8)
+                    List<String> words = globWords(v, bases);
+                    if (words == null) out.add(Result.unknown("a glob loop word whose matches are not known"));
+                    else for (String w : words) out.addAll(texts(w, false, bases));
+                } else {
+                    out.addAll(readings(v, bases, Map.of()));
+                }
+            }
+            return out;
+        }
+        if (a.pieces() != null && !a.spliced()) {
+            List<String> texts = substituted(a.pieces(), loops, v -> globWords(v, bases));
+            if (texts != null) {
+                List<Result> out = new ArrayList<>();
+                for (String t : texts) out.addAll(texts(t, false, bases));
+                return out;
+            }
+        }
+        return List.of(resolve(a, bases, loops));
+    }
+
+    /** {@link #text}, one result per directory a relative path may be taken against. */
+    private List<Result> texts(String t, boolean glob, List<Path> bases) {
+        if (t.isEmpty() || processRelative(t) || bases == null || bases.size() < 2) return List.of(text(t, glob, bases));
+        Path p;
+        try {
+            p = Path.of(t);
+        } catch (InvalidPathException e) {
+            return List.of(text(t, glob, bases));
+        }
+        if (p.isAbsolute()) return List.of(text(t, glob, bases));
+        List<Result> out = new ArrayList<>();
+        for (Path b : bases) out.add(one(b.resolve(p), glob));
+        return out;
     }
 
     /** Beyond this many combinations of loop values, a word of several loop variables is unknown. */

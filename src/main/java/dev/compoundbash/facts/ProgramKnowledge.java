@@ -171,10 +171,42 @@ final class ProgramKnowledge {
             ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
             if (schema == null) return List.of();
             List<SchemaReader.Unknown> unknowns = SchemaReader.read(schema, args, environment, written).unknowns();
+            SchemaReader.Unknown unread = unreadPayload(schema);
+            if (unread != null) {
+                unknowns = new java.util.ArrayList<>(unknowns);
+                unknowns.add(unread);
+            }
             if (schema.language() == null) return unknowns;
             List<SchemaReader.Unknown> all = new java.util.ArrayList<>(unknowns);
             all.addAll(program().unknowns());
             return all;
+        }
+
+        /**
+         * The closed world for a program that runs commands or code (its schema says {@code runsCommands}) but whose
+         * schema describes neither its options, nor a payload, a shell, a language or subcommands, and whom no
+         * wrapper grammar reads ({@code strace CMD}, {@code fakeroot CMD}, {@code python3 -c CODE}): what it runs is
+         * not read, so it is an unknown word that chooses what runs (asks under a deny or ask rule, rules/schema.drl).
+         * An interpreter ({@code "script": "first-operand"}) given a script file as its first word runs that file,
+         * the sandbox's business (issue 18), not an unknown: {@code python3 manage.py test}.
+         *
+         * @return the unknown, or null when the schema reads what the program runs (or it runs nothing)
+         */
+        private SchemaReader.Unknown unreadPayload(ProgramSchemas.Schema schema) {
+            if (!schema.runsCommands() || schema.options() != null || schema.payload() != null || schema.shell() != null
+                    || schema.language() != null || !schema.subcommands().isEmpty()) return null;
+            if (wrapper() != null) return null;
+            if ("first-operand".equals(schema.script())) {
+                if (args.size() < 2) return new SchemaReader.Unknown(0, args.get(0).text(), UnknownWord.UNREAD, true);
+                Arg first = args.get(1);
+                if (first.known() && !first.prefix().startsWith("-")) return null;
+                // python3 -m pytest: a module the interpreter runs as its script
+                if (first.known() && schema.scriptOptions().contains(first.prefix()) && args.size() > 2
+                        && args.get(2).known() && !args.get(2).prefix().startsWith("-")) return null;
+                return new SchemaReader.Unknown(1, first.text(), UnknownWord.UNREAD, true);
+            }
+            return new SchemaReader.Unknown(args.size() < 2 ? 0 : 1, args.get(args.size() < 2 ? 0 : 1).text(),
+                    UnknownWord.UNREAD, true);
         }
 
         /** The program in the program's own language among its words ({@link ProgramText}), read once. */

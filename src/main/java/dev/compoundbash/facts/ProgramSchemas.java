@@ -75,12 +75,17 @@ public final class ProgramSchemas {
      * @param variants                other implementations' option tables by name
      * @param language                the language of the program text among its words ({@code sed}, {@code awk}:
      *                                {@link ProgramText} reads it), or null
+     * @param script                  how an interpreter names the script it runs ({@code first-operand}: a first word
+     *                                that is a file name, not an option; what the script does is the sandbox's
+     *                                business, issue 18), or null
+     * @param scriptOptions           the options whose value names what an interpreter runs as its script
+     *                                ({@code python3 -m MODULE}); empty when none
      */
     public record Schema(String file, List<String> names, String source, boolean runsCommands, List<String> lists,
                          OptionTable options, Map<String, Node> subcommands, String subcommandAbbreviations,
                          KeyTable config, KeyTable environment, KeyTable variables, Paths paths, Tier tier,
                          Payload payload, Shell shell, String readings, Map<String, Variant> variants,
-                         String language) {
+                         String language, String script, List<String> scriptOptions) {
         /** The program's own name (the first of {@link #names()}). */
         public String name() {
             return names.get(0);
@@ -466,7 +471,7 @@ public final class ProgramSchemas {
     static Schema schema(String file, JsonNode n) {
         fields(n, "schema", "names", "source", "runsCommands", "lists", "options", "subcommands",
                 "subcommandAbbreviations", "config", "environment", "variables", "paths", "tier", "payload", "shell",
-                "readings", "variants", "language");
+                "readings", "variants", "language", "script", "scriptOptions");
         List<String> names = strings(n.get("names"), "names");
         if (names.isEmpty()) throw new IllegalArgumentException("no names");
         if (!n.path("source").isTextual() || n.get("source").asText().isBlank()) {
@@ -481,6 +486,8 @@ public final class ProgramSchemas {
         String readings = text(n, "readings");
         if (readings != null && !Set.of("make-operands", "npm-commands", "git-config", "cargo-commands")
                 .contains(readings)) throw new IllegalArgumentException("unknown readings " + readings);
+        String script = text(n, "script");
+        if (script != null && !script.equals("first-operand")) throw new IllegalArgumentException("unknown script " + script);
         String language = text(n, "language");
         if (language != null && !ProgramText.LANGUAGES.contains(language)) {
             throw new IllegalArgumentException("unknown language " + language);
@@ -499,7 +506,7 @@ public final class ProgramSchemas {
                 keys(n.get("config"), "config"), keys(n.get("environment"), "environment"),
                 keys(n.get("variables"), "variables"), paths(n.get("paths")), tier(n.get("tier")),
                 payload(n.get("payload")), shell(n.get("shell")), readings, Collections.unmodifiableMap(variants),
-                language);
+                language, script, strings(n.get("scriptOptions"), "scriptOptions"));
     }
 
     private static OptionTable options(JsonNode n) {

@@ -41,7 +41,11 @@ public final class UnknownWord {
     public boolean isChoosesWhatRuns() { return choosesWhatRuns; }
 
     /** For a person: {@code "--v=0" (an option the schema of kubectl does not list)}. */
+    /** The {@code what} of the words a program runs as code or a command that its schema does not read. */
+    public static final String UNREAD = "unread payload";
+
     public String describe() {
+        if (what.equals(UNREAD)) return "\"" + word + "\" (code or a command " + program + " runs, which its schema does not read)";
         return "\"" + word + "\" (" + (what.startsWith("option that") ? "an " + what
                 : "a" + ("aeiou".indexOf(what.charAt(0)) >= 0 ? "n " : " ") + what + " the schema of " + program
                 + " does not list") + ")";
