@@ -213,6 +213,24 @@ class ProgramTableTest {
             }
             }
         }
+        // git's paths.subcommands: each option is one the subcommand's manual lists (git-SUB(1), diff options too)
+        ProgramSchemas.Paths git = ProgramSchemas.of("git").paths();
+        for (Map.Entry<String, ProgramSchemas.SubcommandPaths> e : git.subcommands().entrySet()) {
+            String page = man("git-" + e.getKey());
+            if (page.isEmpty()) continue;
+            page += man("git-diff");
+            checked++;
+            List<String> spellings = new ArrayList<>();
+            e.getValue().options().keySet().forEach(k -> spellings.addAll(List.of(k.split("\\|"))));
+            for (String f : e.getValue().recursive()) {
+                for (String g : f.split(" \\+ ")) if (!g.isBlank()) spellings.addAll(List.of(g.trim().split("\\|")));
+            }
+            for (String s : spellings) {
+                // a value written attached in the manual too: -o<directory> (git-mailsplit(1))
+                if (!Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(s) + "([\\s,=<\\[\\]]|$)", Pattern.MULTILINE)
+                        .matcher(page).find()) missing.add("git " + e.getKey() + " " + s);
+            }
+        }
         assertThat(missing).isEmpty();
         org.junit.jupiter.api.Assumptions.assumeTrue(checked > 0, "none of the programs is installed");
     }
