@@ -83,8 +83,18 @@ public final class FactExtractor {
         });
     }
 
-    /** Runs the passes over {@code script}: the walk, then what is evaluated after it. */
-    private void run(Script script) {
+    /**
+     * Runs the passes over {@code script}: the aliases (bash only), the walk, then what is evaluated after it.
+     *
+     * @param script the parsed command
+     * @param bash   the shell that runs it is bash (zsh never applies an alias within the call)
+     */
+    private void run(Script script, boolean bash) {
+        if (bash) {
+            AliasPass.Result a = AliasPass.expand(script);
+            unwrap.aliases(a);
+            script = a.script();
+        }
         walk.script(script, true, WalkPass.Origin.TOP, null);
         flow.finish();
         unwrap.finish();
@@ -99,7 +109,7 @@ public final class FactExtractor {
      */
     public static Facts extract(Script script, Environment env) {
         FactExtractor x = new FactExtractor(env);
-        x.run(script);
+        x.run(script, true);
         return x.sink.facts(x.flow.functionNames());
     }
 
@@ -112,8 +122,20 @@ public final class FactExtractor {
      * @return the facts and the problems
      */
     public static Extraction extractAll(Script script, Environment env) {
+        return extractAll(script, env, true);
+    }
+
+    /**
+     * As {@link #extractAll(Script, Environment)}, for the shell that runs the command.
+     *
+     * @param script a tree from {@code Parser.parse}
+     * @param env    as for {@link #extract}
+     * @param bash   true when bash runs it (aliases the command defines apply to its later lines), false for zsh
+     * @return the facts and the problems
+     */
+    public static Extraction extractAll(Script script, Environment env, boolean bash) {
         FactExtractor x = new FactExtractor(env);
-        x.run(script);
+        x.run(script, bash);
         return new Extraction(x.sink.facts(x.flow.functionNames()), List.copyOf(x.sink.problems));
     }
 

@@ -51,7 +51,7 @@ final class PathPass {
         String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
         if (p == null) {
-            mentions(sc, name, reach, state);
+            if (!reading.opensNoFileOfItsWords()) mentions(sc, name, reach, state);
             return;
         }
         List<Path> here = reach.otherDirectory() ? null : state.bases();
@@ -131,12 +131,9 @@ final class PathPass {
      * {@code zcat -f .env}, {@code less .env}): each known word that is not an option, and each value of a
      * {@code --name=VALUE} option, may be a file the program opens. They become path facts of access
      * {@link PathOperand#MENTION}, which a file rule of Claude Code's matches to ask (rules/boundary.drl), never to
-     * approve or deny. Programs in a tier that opens no file of its words (bash's builtins, the always-safe tier)
-     * are left out.
+     * approve or deny. The caller leaves out programs in a tier ({@link ProgramKnowledge.Reading#opensNoFileOfItsWords}).
      */
     private void mentions(SubCommand sc, String name, UnwrapPass.Reach reach, ShellState state) {
-        ProgramSchemas.Schema schema = ProgramSchemas.of(name);
-        if (schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier())) return;
         List<Path> here = reach.otherDirectory() ? null : state.bases();
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<Arg> args = sc.getArgs();

@@ -65,6 +65,17 @@ final class ProgramKnowledge {
         return s != null && s.shell() != null && !s.shell().braceExpansion();
     }
 
+    /**
+     * True when the hook knows a program of this name (it has a schema): what the facts say a command so named does
+     * comes from that knowledge, which a function of the same name makes wrong.
+     *
+     * @param name a command name as written
+     * @return whether a schema names it
+     */
+    boolean knows(String name) {
+        return ProgramSchemas.of(name) != null;
+    }
+
     /** True when {@code name} runs its script in the current shell ({@code eval}, {@code source}, {@code .}). */
     boolean runsInThisShell(String name) {
         ProgramSchemas.Schema s = ProgramSchemas.of(name);
@@ -207,6 +218,15 @@ final class ProgramKnowledge {
             }
             return new SchemaReader.Unknown(args.size() < 2 ? 0 : 1, args.get(args.size() < 2 ? 0 : 1).text(),
                     UnknownWord.UNREAD, true);
+        }
+
+        /**
+         * Whether the program's schema puts it in a safety tier (bash's builtins, the always-safe programs), whose
+         * words name no file it opens beyond what its path schema says; false for a program no schema knows.
+         */
+        boolean opensNoFileOfItsWords() {
+            ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
+            return schema != null && schema.tier() != null && ProgramSchemas.TIERS.contains(schema.tier().tier());
         }
 
         /** The program in the program's own language among its words ({@link ProgramText}), read once. */

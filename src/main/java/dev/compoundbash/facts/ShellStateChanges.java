@@ -1,6 +1,5 @@
 package dev.compoundbash.facts;
 
-import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -20,24 +19,67 @@ final class ShellStateChanges {
     private ShellStateChanges() {
     }
 
+    /** The lists, read once from {@code shell/shell-state.json} ({@link #list}). */
+    private static final java.util.Map<String, Set<String>> LISTS = read();
+
     /** {@code set} single-letter options measured to change nothing that runs but whether the shell stops early. */
-    private static final Set<Character> HARMLESS_SET_LETTERS = Set.of('e', 'u', 'x');
+    private static final Set<Character> HARMLESS_SET_LETTERS = letters(list("harmlessSetLetters"));
     /** {@code set -o} names measured harmless (the long names of the letters above, and pipefail). */
-    private static final Set<String> HARMLESS_SET_NAMES = Set.of("errexit", "nounset", "xtrace", "pipefail");
+    private static final Set<String> HARMLESS_SET_NAMES = list("harmlessSetOptions");
     /** Builtins that always change state the extractor does not follow, whatever their words. */
-    private static final Set<String> ALWAYS = Set.of("unalias", "fc", "history", "enable", "bind", "complete",
-            "compgen", "compopt");
+    private static final Set<String> ALWAYS = list("stateBuiltins");
     /** Variables whose value bash runs or evaluates as code, or that change how bash reads what follows. */
-    private static final Set<String> CODE_VARIABLES = Set.of("PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4",
-            "BASH_ENV", "ENV");
-    /** Bash's builtins and reserved words (bash(1) SHELL BUILTIN COMMANDS): a function so named shadows one. */
-    private static final Set<String> BUILTINS = Set.of(".", ":", "[", "alias", "bg", "bind", "break", "builtin",
-            "caller", "cd", "command", "compgen", "complete", "compopt", "continue", "declare", "dirs", "disown",
-            "echo", "enable", "eval", "exec", "exit", "export", "false", "fc", "fg", "getopts", "hash", "help",
-            "history", "jobs", "kill", "let", "local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read",
-            "readarray", "readonly", "return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap",
-            "true", "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait", "time", "env", "xargs",
-            "sudo", "nohup", "nice", "timeout", "find", "grep", "rg", "git", "ls", "cat");
+    private static final Set<String> CODE_VARIABLES = list("codeVariables");
+    /** Of those, the variables naming a file bash runs before a script. */
+    private static final Set<String> FILE_VARIABLES = list("fileVariables");
+    /** Variables that change how the words after the assignment split. */
+    private static final Set<String> SPLIT_VARIABLES = list("splitVariables");
+    /** Bash's builtins and reserved words: a function so named shadows one. */
+    private static final Set<String> BUILTINS = list("builtins");
+    /** Function names bash calls without the name being written as a command. */
+    private static final Set<String> IMPLICIT_FUNCTIONS = list("implicitFunctions");
+
+    /**
+     * One list of the data file {@code shell/shell-state.json} (its {@code _source} cites the bash manual sections
+     * each list follows).
+     *
+     * @param name the list's key in the file
+     * @return its names
+     * @throws IllegalStateException when the file has no such list (a defect of this build)
+     */
+    static Set<String> list(String name) {
+        Set<String> l = LISTS.get(name);
+        if (l == null) throw new IllegalStateException("shell/shell-state.json has no list " + name);
+        return l;
+    }
+
+    private static Set<Character> letters(Set<String> names) {
+        java.util.Set<Character> out = new java.util.HashSet<>();
+        for (String n : names) {
+            if (n.length() != 1) throw new IllegalStateException("shell/shell-state.json: not a letter: " + n);
+            out.add(n.charAt(0));
+        }
+        return Set.copyOf(out);
+    }
+
+    private static java.util.Map<String, Set<String>> read() {
+        try (java.io.InputStream in = ShellStateChanges.class.getClassLoader()
+                .getResourceAsStream("shell/shell-state.json")) {
+            if (in == null) throw new IllegalStateException("missing resource shell/shell-state.json");
+            com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in);
+            java.util.Map<String, Set<String>> out = new java.util.HashMap<>();
+            for (var it = root.fields(); it.hasNext(); ) {
+                var e = it.next();
+                if (e.getKey().startsWith("_")) continue;
+                java.util.Set<String> names = new java.util.LinkedHashSet<>();
+                for (com.fasterxml.jackson.databind.JsonNode n : e.getValue().path("names")) names.add(n.asText());
+                out.put(e.getKey(), Set.copyOf(names));
+            }
+            return java.util.Map.copyOf(out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     /**
      * What a simple command changes in the shell's state that the extractor does not follow.
@@ -46,13 +88,15 @@ final class ShellStateChanges {
      * @return a description for a person, or null when it changes nothing the extractor does not follow
      */
     static String builtinChange(List<String> argv) {
+        argv = inThisShell(argv);
         if (argv.isEmpty()) return null;
         String name = argv.get(0);
         List<String> rest = argv.subList(1, argv.size());
         if (ALWAYS.contains(name)) return "\"" + name + "\", which changes the shell's state for what follows";
         switch (name) {
             case "alias":
-                for (String a : rest) if (!a.equals("-p") && !a.equals("--")) {
+                // alias NAME and alias -p print (measured: no change); a definition has a '='
+                for (String a : rest) if (a.indexOf('=') > 0 || (a.startsWith("-") && !a.equals("-p") && !a.equals("--"))) {
                     return "an alias, which Claude Code's shell (expand_aliases) applies to the lines after it";
                 }
                 return null;
@@ -71,6 +115,29 @@ final class ShellStateChanges {
             default:
                 return null;
         }
+    }
+
+    /**
+     * The builtin a command runs in this shell: {@code builtin NAME ...} and {@code command [-p] NAME ...} run NAME
+     * as the builtin it is (bash(1) SHELL BUILTIN COMMANDS: builtin, command), so {@code builtin alias g=git} and
+     * {@code command set -k} change the shell as {@code alias g=git} and {@code set -k} do; {@code command -v}/
+     * {@code -V} only look the name up.
+     *
+     * @param argv the command's words
+     * @return the words from the builtin's name on (empty for a lookup or no name)
+     */
+    static List<String> inThisShell(List<String> argv) {
+        while (!argv.isEmpty() && (argv.get(0).equals("builtin") || argv.get(0).equals("command"))) {
+            boolean command = argv.get(0).equals("command");
+            int i = 1;
+            while (i < argv.size() && argv.get(i).startsWith("-") && argv.get(i).length() > 1) {
+                String o = argv.get(i++);
+                if (o.equals("--")) break;
+                if (!command || o.contains("v") || o.contains("V")) return List.of();
+            }
+            argv = argv.subList(i, argv.size());
+        }
+        return argv;
     }
 
     private static String setChange(List<String> rest) {
@@ -99,6 +166,7 @@ final class ShellStateChanges {
      * @return the texts bash may later run as code (empty when none)
      */
     static List<String> storedCode(List<String> argv) {
+        argv = inThisShell(argv);
         List<String> out = new ArrayList<>();
         if (argv.isEmpty()) return out;
         if (argv.get(0).equals("trap")) {
@@ -132,32 +200,36 @@ final class ShellStateChanges {
         if (CODE_VARIABLES.contains(name)) {
             String code = name.equals("PROMPT_COMMAND") ? value : null;
             if (code == null && (value.contains("$") || value.contains("`"))) code = "echo " + value;
-            if (name.equals("BASH_ENV") || name.equals("ENV")) {
+            if (FILE_VARIABLES.contains(name)) {
                 return new String[] {name + ", a file bash runs before a script", null};
             }
             if (code == null && name.startsWith("PS")) return null; // a prompt without expansions runs nothing
             return new String[] {name + ", whose value the shell runs as code", code};
         }
-        if (statement && name.equals("IFS")) {
+        if (statement && SPLIT_VARIABLES.contains(name)) {
             return new String[] {"IFS, which changes how the words after it are split", null};
         }
         return null;
     }
 
     /**
-     * True when a function so named shadows a builtin or a program on PATH: its calls (and what reads the name, such
-     * as xargs) no longer run what the name says.
+     * True when bash calls a function so named by itself, whether or not the command writes its name later
+     * ({@code command_not_found_handle}).
      *
      * @param name the function's name
-     * @return whether the definition shadows a command
+     * @return whether defining it changes what later commands run even where its name is not written
      */
-    static boolean shadows(String name) {
-        if (BUILTINS.contains(name)) return true;
-        String path = System.getenv("PATH");
-        if (path == null) path = "/usr/local/bin:/usr/bin:/bin";
-        for (String dir : path.split(File.pathSeparator)) {
-            if (!dir.isEmpty() && new File(dir, name).isFile()) return true;
-        }
-        return false;
+    static boolean calledImplicitly(String name) {
+        return IMPLICIT_FUNCTIONS.contains(name);
+    }
+
+    /**
+     * True when {@code name} is a bash builtin or reserved word (bash(1) SHELL BUILTIN COMMANDS, RESERVED WORDS).
+     *
+     * @param name a command name
+     * @return whether bash knows it without PATH
+     */
+    static boolean isBuiltin(String name) {
+        return BUILTINS.contains(name);
     }
 }

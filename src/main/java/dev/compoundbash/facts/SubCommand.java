@@ -144,7 +144,9 @@ public final class SubCommand {
         forms.add(words);
         String name = words.get(0);
         int slash = name.lastIndexOf('/');
-        if (slash >= 0 && slash < name.length() - 1 && name.indexOf(Arg.UNKNOWN, slash) < 0) {
+        // /usr/bin/[r]m: bash globs the name (§3.5.8), and a glob never matches a '/', so the name's base is what
+        // the shape after its last '/' may be (an expansion there holding a '/' only leaves a suffix of it)
+        if (slash >= 0 && slash < name.length() - 1) {
             List<String> base = new java.util.ArrayList<>(words);
             base.set(0, name.substring(slash + 1));
             forms.add(base);

@@ -138,6 +138,19 @@ final class UnwrapPass {
         this.later = later;
     }
 
+    /** What the alias pass made of the command ({@link AliasPass}): followed aliases, already expanded. */
+    private AliasPass.Result aliases = new AliasPass.Result(null, false, false);
+
+    /**
+     * Takes the alias pass's product (before the walk): when it followed every alias change, the alias builtins
+     * of the command's own text change nothing the later passes do not see.
+     *
+     * @param aliases the alias pass's result
+     */
+    void aliases(AliasPass.Result aliases) {
+        this.aliases = aliases;
+    }
+
     /**
      * Makes the {@link SubCommand} of a simple command the walk reached, then its path operands (through
      * {@link Later}), find actions, payloads and scripts.
@@ -152,6 +165,9 @@ final class UnwrapPass {
         int id = sink.id();
         ProgramKnowledge.Reading reading = dynamicName ? null : knowledge.read(args, r.assignments());
         WrapperGrammar.Unwrapped u = reading == null ? null : reading.wrapper();
+        if (u != null && followedAlias(args, dynamicName, r.context())) {
+            u = null; // the alias pass expands the value where it is used: the definition runs nothing
+        }
         Redirection stdin = (u == null || u.readsStandardInput()) && !dynamicName
                 ? stdinScript(reading, r.redirections()) : null;
         String role = u != null || stdin != null ? "wrapper" : "command";
@@ -174,6 +190,14 @@ final class UnwrapPass {
         return id;
     }
 
+    /** An alias builtin of the command's own text that the alias pass followed ({@link AliasPass}). */
+    private boolean followedAlias(List<Arg> args, boolean dynamicName, List<String> context) {
+        if (dynamicName || !aliases.followed() || args.isEmpty()) return false;
+        String name = args.get(0).text();
+        return (name.equals("alias") || name.equals("unalias")) && !context.contains(Context.INLINE_SCRIPT)
+                && !context.contains(Context.STORED_CODE);
+    }
+
     /**
      * Issue 19: the shell-state changes of a simple command the extractor does not follow ({@link ShellStateChanges})
      * become {@link CallProblem#SHELL_STATE}; the code they store is read as stored code, so a denied command in it
@@ -183,8 +207,12 @@ final class UnwrapPass {
                                     List<String> context) {
         List<String> made = new ArrayList<>();
         // the changes made before this command apply to it
+        // IFS splits only what an unquoted expansion makes, and joins "$*" and "${a[*]}" (bash(1) Word Splitting,
+        // Special Parameters): a quoted "$x" is one word whatever IFS holds
         boolean dynamic = dynamicName;
-        for (Arg a : args) dynamic |= a.dynamic();
+        for (Arg a : args) {
+            dynamic |= a.dynamic() && (a.many() || a.text().contains("*") || a.text().contains("${!"));
+        }
         for (String p : pendingChanges) sink.shellState(p);
         pendingChanges.clear();
         if (dynamic) {
@@ -196,6 +224,9 @@ final class UnwrapPass {
         if (!dynamicName) {
             List<String> argv = Arg.texts(args);
             String change = ShellStateChanges.builtinChange(argv);
+            if (change != null && followedAlias(args, false, context)) {
+                change = null; // the alias pass followed it: the lines after it are read expanded
+            }
             if (change != null) {
                 // a trap runs at exit, fc -s and fc re-run a command at once
                 if (repeats || argv.get(0).equals("trap") || argv.get(0).equals("fc")) sink.shellState(change);
@@ -245,10 +276,18 @@ final class UnwrapPass {
         variable(name + "=" + value, true, false);
     }
 
-    /** A function definition (issue 19): named like a builtin or a program, it changes what that name runs. */
+    /** The names of the functions the command defines, anywhere (issue 19). */
+    private final java.util.Set<String> functionsDefined = new java.util.LinkedHashSet<>();
+
+    /**
+     * A function definition (issue 19): wherever its name is used as a command in the call (the function, whatever
+     * PATH holds at hook time or in Claude Code's shell), see {@link #finish}; a function bash calls by itself
+     * ({@code command_not_found_handle}) changes what follows at once.
+     */
     void functionDefined(String name) {
-        if (ShellStateChanges.shadows(name)) {
-            pendingChanges.add("a function named \"" + name + "\", which shadows the command of that name");
+        functionsDefined.add(name);
+        if (ShellStateChanges.calledImplicitly(name)) {
+            pendingChanges.add("a function named \"" + name + "\", which bash calls by itself");
         }
     }
 
@@ -588,6 +627,10 @@ final class UnwrapPass {
                 shellName != null && knowledge.mayLackBraceExpansion(shellName));
         // eval and source run the script in this shell; any other runs a new process, whose assignments end with it
         boolean child = !knowledge.runsInThisShell(base);
+        if (!child && aliases.defined()) {
+            // eval and source parse their text when they run, with the aliases of that time (issue 19)
+            sink.shellState("an alias the command defines, which applies to the code " + base + " reads when it runs");
+        }
         Reach saved = reach;
         reach = reach.withInline(link).withCandidate(false); // a script is new text: its wrappers' candidates are its own
         Runnable end = child ? flow.newProcess() : null;
@@ -650,6 +693,20 @@ final class UnwrapPass {
      * commands inside any code-like static text are extracted as stored code.
      */
     void finish() {
+        // A command named like a function the call defines runs the function (bash(1) COMMAND EXECUTION: functions
+        // before builtins and PATH), not the program the facts name; its body was read where it was defined. Where
+        // the name is a builtin or a program the hook knows (its schema: tier, paths, payloads, what xargs reads),
+        // what the facts say of the command is wrong, whatever PATH holds: the commands are not approvable. A name
+        // the hook knows nothing of is judged by the user's rules and its body, as before. Checked
+        // over every command made, in any order: a call before the definition, or one xargs or command makes, only
+        // makes this stricter than bash.
+        for (SubCommand sc : sink.subCommands) {
+            if (sc.isDynamicName()) continue;
+            String n = sc.getName();
+            if (functionsDefined.contains(n) && (knowledge.knows(n) || ShellStateChanges.isBuiltin(n))) {
+                sink.shellState("a function named \"" + n + "\", which the command defines and then uses as a command");
+            }
+        }
         if (sink.evaluatesValues()) {
             // Extracting stored code walks its words, which may find more code-like text inside (always shorter):
             // the list grows while it is read.

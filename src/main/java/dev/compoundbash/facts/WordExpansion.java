@@ -143,18 +143,17 @@ final class WordExpansion {
         List<List<String>> out = new ArrayList<>();
         out.add(new ArrayList<>());
         boolean any = false;
+        String ifs = constants.get("IFS"); // null: the default, space tab newline
         for (Arg a : args) {
             List<List<String>> values = new ArrayList<>();
             String v = a.variable();
             boolean quoted = a.text().startsWith("\"");
             String computed = v == null ? evaluated.get(a.text()) : null;
             if (computed != null) {
-                values.add(quoted ? List.of(computed) : java.util.Arrays.stream(computed.trim().split("[ \t\n]+"))
-                        .filter(w -> !w.isEmpty()).toList());
+                values.add(quoted ? List.of(computed) : fields(computed, ifs));
             } else if (v != null && constants.containsKey(v)) {
                 String value = constants.get(v);
-                values.add(quoted ? List.of(value) : java.util.Arrays.stream(value.trim().split("[ \t\n]+"))
-                        .filter(w -> !w.isEmpty()).toList());
+                values.add(quoted ? List.of(value) : fields(value, ifs));
             } else if (v != null && loopValues.containsKey(v)) {
                 for (Arg item : loopValues.get(v)) {
                     if (!item.known()) {
@@ -182,6 +181,43 @@ final class WordExpansion {
         }
         if (!any) return List.of();
         out.removeIf(List::isEmpty);
+        return out;
+    }
+
+    /**
+     * Word splitting of an unquoted expansion's value (Bash Reference Manual 3.5.7 "Word Splitting"): IFS
+     * whitespace (space, tab, newline in IFS) at the start and end is dropped and a run of it separates fields; each
+     * other IFS character separates fields with the IFS whitespace around it, so two of them in a row make an empty
+     * field, and one at the end makes none; an empty IFS splits nothing. Measured in bash 5.2: {@code IFS=x;
+     * v=pushxorigin; git $v} runs {@code git push origin}, {@code IFS=,; v=',a,,b,'; printf '[%s]' $v} prints
+     * {@code [][a][][b]}.
+     *
+     * @param value the value
+     * @param ifs   IFS's value, or null for the default (space, tab, newline)
+     * @return the fields
+     */
+    static List<String> fields(String value, String ifs) {
+        if (ifs == null) ifs = " \t\n";
+        List<String> out = new ArrayList<>();
+        if (ifs.isEmpty()) {
+            if (!value.isEmpty()) out.add(value);
+            return out;
+        }
+        final String delimiters = ifs;
+        java.util.function.IntPredicate isIfs = c -> delimiters.indexOf(c) >= 0;
+        java.util.function.IntPredicate isWhite = c -> delimiters.indexOf(c) >= 0 && " \t\n".indexOf(c) >= 0;
+        int n = value.length(), i = 0;
+        while (i < n && isWhite.test(value.charAt(i))) i++;
+        while (i < n) {
+            int start = i;
+            while (i < n && !isIfs.test(value.charAt(i))) i++;
+            out.add(value.substring(start, i));
+            while (i < n && isWhite.test(value.charAt(i))) i++;
+            if (i < n && !isWhite.test(value.charAt(i))) {
+                i++;
+                while (i < n && isWhite.test(value.charAt(i))) i++;
+            }
+        }
         return out;
     }
 }

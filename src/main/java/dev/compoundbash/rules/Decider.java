@@ -156,7 +156,7 @@ public final class Decider {
                 script = Parser.parse(command);
                 FactExtractor.Extraction x = FactExtractor.extractAll(script,
                         Environment.of(workingDirectory(call.cwd()), settings.additionalDirectories(), call.tmpDir(),
-                                call.home()));
+                                call.home()), !context.isZsh());
                 facts = x.facts();
                 problems.addAll(x.problems());
                 if (context.isZsh()) {

@@ -87,6 +87,8 @@ public final class TierArguments {
             case "getopts" -> getopts(args);
             case "wait" -> waitBuiltin(args);
             case "unset" -> unset(args);
+            case "alias" -> aliasDefinitions(args);
+            case "unalias" -> unalias(args);
             case "test" -> test(args, false);
             case "bracket" -> bracket(args);
             case "conditional" -> test(args, true);
@@ -228,6 +230,30 @@ public final class TierArguments {
         int i = builtinOptions(words, "unset", o -> true);
         if (i < 0) return false;
         for (; i < words.size(); i++) if (!assignable(words.get(i))) return false;
+        return true;
+    }
+
+    /**
+     * alias NAME=VALUE...: definitions only, every word static. A sub-command named alias is plain (not the wrapper
+     * that reads the values as code) only where the alias pass followed it (facts.AliasPass, issue 19): the lines
+     * after it are read with the alias expanded, so the definition itself runs nothing. Listing ({@code alias},
+     * {@code alias -p}, {@code alias NAME}) prints the user's aliases and keeps its own rule.
+     */
+    private static boolean aliasDefinitions(List<Arg> words) {
+        int i = 0;
+        while (i < words.size() && words.get(i).known() && words.get(i).text().equals("-p")) i++;
+        if (i < words.size() && words.get(i).known() && words.get(i).text().equals("--")) i++;
+        if (i >= words.size()) return false;
+        for (; i < words.size(); i++) {
+            Arg w = words.get(i);
+            if (w.dynamic() || w.text().indexOf('=') <= 0) return false;
+        }
+        return true;
+    }
+
+    /** unalias [-a] [NAME...]: static words (removing an alias runs nothing; the alias pass follows it). */
+    private static boolean unalias(List<Arg> words) {
+        for (Arg w : words) if (w.dynamic()) return false;
         return true;
     }
 

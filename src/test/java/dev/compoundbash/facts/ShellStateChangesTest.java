@@ -12,7 +12,7 @@ class ShellStateChangesTest {
     void everydayOptionsChangeNothing() {
         for (List<String> argv : List.of(List.of("set", "-e"), List.of("set", "-euo", "pipefail"),
                 List.of("set", "-x"), List.of("set", "+e"), List.of("set", "-o", "nounset"), List.of("set", "--", "a"),
-                List.of("alias"), List.of("alias", "-p"), List.of("trap", "-p"), List.of("shopt", "-p"))) {
+                List.of("alias"), List.of("alias", "-p"), List.of("alias", "g"), List.of("alias", "-p", "g"), List.of("trap", "-p"), List.of("shopt", "-p"))) {
             assertThat(ShellStateChanges.builtinChange(argv)).as(argv.toString()).isNull();
         }
     }
@@ -35,7 +35,18 @@ class ShellStateChangesTest {
         assertThat(ShellStateChanges.variableChange("PS1=> ", true)).isNull();
         assertThat(ShellStateChanges.variableChange("IFS=x", false)).isNull(); // a prefix: that command's splitting
         assertThat(ShellStateChanges.variableChange("IFS=x", true)).isNotNull();
-        assertThat(ShellStateChanges.shadows("echo")).isTrue();
-        assertThat(ShellStateChanges.shadows("my_helper_fn")).isFalse();
+        assertThat(ShellStateChanges.calledImplicitly("command_not_found_handle")).isTrue();
+        assertThat(ShellStateChanges.calledImplicitly("echo")).isFalse();
+    }
+
+    @Test
+    void theListsAreData() {
+        // shell/shell-state.json, one loader: every list the class reads is there
+        for (String l : List.of("harmlessSetLetters", "harmlessSetOptions", "stateBuiltins", "codeVariables",
+                "fileVariables", "splitVariables", "implicitFunctions", "builtins")) {
+            assertThat(ShellStateChanges.list(l)).as(l).isNotEmpty();
+        }
+        assertThat(ShellStateChanges.list("harmlessSetOptions")).contains("pipefail");
+        assertThat(ShellStateChanges.list("codeVariables")).containsAll(ShellStateChanges.list("fileVariables"));
     }
 }
