@@ -204,7 +204,9 @@ class ProgramTableTest {
             if (spellings.isEmpty()) continue;
             String help = help(e.getKey());
             if (help == null) continue;
-            help += man(e.getKey()) + (e.getKey().equals("git") ? man("git-diff") : "");
+            // git: the manuals of the subcommands whose options the path table names (diff --output, blame --contents ...)
+            help += man(e.getKey()) + (e.getKey().equals("git")
+                    ? man("git-diff") + man("git-blame") + man("git-ls-files") + man("git-add") : "");
             if (e.getKey().endsWith("awk") && !help(e.getKey(), "--version").contains("GNU Awk")) continue;
             checked++;
             for (String s : spellings) {
