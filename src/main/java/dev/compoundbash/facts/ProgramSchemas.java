@@ -250,15 +250,35 @@ public final class ProgramSchemas {
      * @param recursive          conditions under which the program reads the files below a directory operand
      *                           (option groups joined by {@code  + }, each group's spellings by {@code |}; a
      *                           spelling {@code -d=recurse} is the option with that value; {@code ""}: always)
+     * @param subcommands        for a program with subcommands (git): the files each subcommand names, by its name
      */
     public record Paths(String access, String operands, String verb, Map<String, String> options,
                         List<String> follows, String followsDirectories, boolean responseFiles,
-                        List<String> recursive) {
+                        List<String> recursive, Map<String, SubcommandPaths> subcommands) {
         /** A table entry that reads no directory recursively. */
         public Paths(String access, String operands, String verb, Map<String, String> options,
                      List<String> follows, String followsDirectories, boolean responseFiles) {
-            this(access, operands, verb, options, follows, followsDirectories, responseFiles, List.of());
+            this(access, operands, verb, options, follows, followsDirectories, responseFiles, List.of(), Map.of());
         }
+    }
+
+    /**
+     * The files one subcommand names ({@code paths.subcommands} of a schema; {@code docs/PROGRAMS.md}).
+     *
+     * @param access    what it does with its operands: {@code read}, {@code write} or {@code create}
+     * @param operands  the operand reader: {@code all} (every word not an option or an option's value),
+     *                  {@code grep} (the words after the pattern), {@code revisions} (only the {@code PATH} of a
+     *                  {@code REV:PATH} word), {@code none}
+     * @param from      the first operand that is a path (those before it are a repository, a verb: {@code clone URL
+     *                  DIR}, {@code worktree add DIR}); every later operand is one, so an option whose value is not
+     *                  known only adds paths
+     * @param valued    options that take the next word as their value (so it is not an operand)
+     * @param options   option spellings ({@code |}-joined) to roles, as a program's {@code paths.options}
+     * @param recursive conditions under which it reads every file below its directory operands, or the working
+     *                  directory when it names none (as a program's {@code recursive}; {@code ""}: always)
+     */
+    public record SubcommandPaths(String access, String operands, int from, Set<String> valued,
+                                  Map<String, String> options, List<String> recursive) {
     }
 
     /**
@@ -624,7 +644,7 @@ public final class ProgramSchemas {
     private static Paths paths(JsonNode n) {
         if (n == null) return null;
         fields(n, "paths", "access", "operands", "verb", "options", "follows", "followsDirectories", "responseFiles",
-                "recursive");
+                "recursive", "subcommands");
         String access = n.path("access").asText("read");
         if (!Set.of("read", "write", "create").contains(access)) throw new IllegalArgumentException("access " + access);
         Map<String, String> options = new LinkedHashMap<>();
@@ -632,7 +652,34 @@ public final class ProgramSchemas {
         return new Paths(access, n.path("operands").asText("standard"), n.path("verb").asText("read files in"),
                 Collections.unmodifiableMap(options), strings(n.get("follows"), "follows"),
                 n.has("followsDirectories") ? n.get("followsDirectories").asText() : null, bool(n, "responseFiles"),
-                strings(n.get("recursive"), "recursive"));
+                strings(n.get("recursive"), "recursive"), subcommandPaths(n.get("subcommands")));
+    }
+
+    private static final Set<String> SUBCOMMAND_OPERANDS = Set.of("all", "grep", "revisions", "none");
+
+    private static Map<String, SubcommandPaths> subcommandPaths(JsonNode n) {
+        if (n == null) return Map.of();
+        Map<String, SubcommandPaths> out = new LinkedHashMap<>();
+        n.fields().forEachRemaining(e -> {
+            JsonNode v = e.getValue();
+            fields(v, "paths.subcommands." + e.getKey(), "access", "operands", "from", "valued", "options",
+                    "recursive");
+            String access = v.path("access").asText("read");
+            if (!Set.of("read", "write", "create").contains(access)) throw new IllegalArgumentException("access " + access);
+            String operands = v.path("operands").asText("all");
+            if (!SUBCOMMAND_OPERANDS.contains(operands)) throw new IllegalArgumentException("operands " + operands);
+            Map<String, String> options = new LinkedHashMap<>();
+            if (v.has("options")) v.get("options").fields().forEachRemaining(o -> options.put(o.getKey(), o.getValue().asText()));
+            for (String role : options.values()) {
+                if (!Set.of("read", "write", "read-write", "names", "list", "prefix").contains(role)) {
+                    throw new IllegalArgumentException("unknown path role " + role);
+                }
+            }
+            out.put(e.getKey(), new SubcommandPaths(access, operands, v.path("from").asInt(0),
+                    Set.copyOf(strings(v.get("valued"), "valued")), Collections.unmodifiableMap(options),
+                    strings(v.get("recursive"), "recursive")));
+        });
+        return Collections.unmodifiableMap(out);
     }
 
     private static Tier tier(JsonNode n) {
