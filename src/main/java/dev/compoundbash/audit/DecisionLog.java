@@ -1,8 +1,7 @@
 package dev.compoundbash.audit;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compoundbash.facts.Finding;
 import dev.compoundbash.facts.Redirect;
 import dev.compoundbash.facts.SubCommand;
@@ -193,52 +192,71 @@ public final class DecisionLog implements AutoCloseable {
      */
     public static String entry(String time, String version, String sessionId, String cwd, String permissionMode,
                                String command, Decider.Verdict verdict, long durationUs) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("time", time);
-        o.put("version", version);
-        o.put("session_id", sessionId);
-        o.put("cwd", cwd);
-        if (permissionMode != null) o.put("permission_mode", permissionMode);
-        o.put("command", command);
-        o.put("decision", verdict.outcome());
-        o.put("reason", verdict.reason());
-        ArrayNode subs = o.putArray("subcommands");
-        ArrayNode redirects = o.putArray("redirects");
-        ArrayNode fired = o.putArray("rules_fired");
-        Decider.Judgement j = verdict.judgement();
-        if (j != null) {
-            java.util.Map<Integer, Finding> strongest = Finding.strongestBySubject(j.evaluation().findings());
-            for (SubCommand s : j.facts().subCommands()) {
-                ObjectNode n = subs.addObject();
-                n.put("id", s.getId());
-                ArrayNode argv = n.putArray("argv");
-                s.getArgv().forEach(argv::add);
-                n.put("role", s.getRole());
-                n.put("top_level", s.isTopLevel());
-                n.put("context", s.getContext());
-                putVerdict(n, strongest.get(s.getId()));
+        // Written field by field (no tree in between): this line is made on every call of the warm evaluator.
+        java.io.StringWriter w = new java.io.StringWriter(512);
+        try (JsonGenerator g = JSON.getFactory().createGenerator(w)) {
+            g.writeStartObject();
+            g.writeStringField("time", time);
+            g.writeStringField("version", version);
+            g.writeStringField("session_id", sessionId);
+            g.writeStringField("cwd", cwd);
+            if (permissionMode != null) g.writeStringField("permission_mode", permissionMode);
+            g.writeStringField("command", command);
+            g.writeStringField("decision", verdict.outcome());
+            g.writeStringField("reason", verdict.reason());
+            Decider.Judgement j = verdict.judgement();
+            java.util.Map<Integer, Finding> strongest = j == null ? java.util.Map.of()
+                    : Finding.strongestBySubject(j.evaluation().findings());
+            g.writeArrayFieldStart("subcommands");
+            if (j != null) {
+                for (SubCommand s : j.facts().subCommands()) {
+                    g.writeStartObject();
+                    g.writeNumberField("id", s.getId());
+                    g.writeArrayFieldStart("argv");
+                    for (String a : s.getArgv()) g.writeString(a);
+                    g.writeEndArray();
+                    g.writeStringField("role", s.getRole());
+                    g.writeBooleanField("top_level", s.isTopLevel());
+                    g.writeStringField("context", s.getContext());
+                    writeVerdict(g, strongest.get(s.getId()));
+                    g.writeEndObject();
+                }
             }
-            for (Redirect r : j.facts().redirects()) {
-                if (!r.isOutput()) continue;
-                ObjectNode n = redirects.addObject();
-                n.put("id", r.getId());
-                n.put("text", r.getText());
-                putVerdict(n, strongest.get(r.getId()));
+            g.writeEndArray();
+            g.writeArrayFieldStart("redirects");
+            if (j != null) {
+                for (Redirect r : j.facts().redirects()) {
+                    if (!r.isOutput()) continue;
+                    g.writeStartObject();
+                    g.writeNumberField("id", r.getId());
+                    g.writeStringField("text", r.getText());
+                    writeVerdict(g, strongest.get(r.getId()));
+                    g.writeEndObject();
+                }
             }
-            for (RuleEngine.FiredRule f : j.evaluation().fired()) {
-                ObjectNode n = fired.addObject();
-                n.put("name", f.name());
-                n.put("file", f.file());
+            g.writeEndArray();
+            g.writeArrayFieldStart("rules_fired");
+            if (j != null) {
+                for (RuleEngine.FiredRule f : j.evaluation().fired()) {
+                    g.writeStartObject();
+                    g.writeStringField("name", f.name());
+                    g.writeStringField("file", f.file());
+                    g.writeEndObject();
+                }
             }
+            g.writeEndArray();
+            g.writeNumberField("duration_us", durationUs);
+            g.writeEndObject();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
         }
-        o.put("duration_us", durationUs);
-        return o.toString();
+        return w.toString();
     }
 
-    private static void putVerdict(ObjectNode n, Finding f) {
-        n.put("verdict", f == null ? "none" : f.getKind());
-        n.put("reason", f == null ? null : f.getReason());
-        n.put("rule", f == null ? null : f.getRuleName());
+    private static void writeVerdict(JsonGenerator g, Finding f) throws java.io.IOException {
+        g.writeStringField("verdict", f == null ? "none" : f.getKind());
+        g.writeStringField("reason", f == null ? null : f.getReason());
+        g.writeStringField("rule", f == null ? null : f.getRuleName());
     }
 
 

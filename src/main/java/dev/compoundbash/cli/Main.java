@@ -37,6 +37,18 @@ public final class Main {
         boolean hook = (args.length == 1 && args[0].equals("hook"))
                 || (args.length == 0 && !stdinIsTerminal()) || agentHook;
         if (hook) {
+            // The built-in rules load on another core while this thread reads the input, settings and rule files.
+            dev.compoundbash.rules.RuleEngine.loadBuiltInAhead();
+            // So do the program schemas (about a hundred JSON files) the fact extraction reads on first use.
+            Thread schemas = new Thread(() -> {
+                try {
+                    dev.compoundbash.facts.ProgramSchemas.all();
+                } catch (Throwable e) {
+                    // the extraction loads them itself, and meets the same problem there
+                }
+            }, "compound-bash-schemas-ahead");
+            schemas.setDaemon(true);
+            schemas.start();
             System.setOut(System.err);
             Map<String, String> env = hookEnvironment(System.getenv(), agentHook ? args[2] : null);
             long budget = Long.getLong("compoundbash.budgetMillis", 0);

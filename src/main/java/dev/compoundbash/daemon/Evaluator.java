@@ -187,7 +187,7 @@ public final class Evaluator {
             if (l.equals("WAKE")) continue;
             String[] w = l.split(" ");
             // An unknown protocol is ignored: that client reads an end of file when this evaluator exits.
-            if (w.length != 3 || !w[1].matches("[0-9]{1,10}") || !w[2].matches("[0-9]{1,3}")) continue;
+            if (w.length != 3 || !digits(w[1], 10) || !digits(w[2], 3)) continue;
             int slot = Integer.parseInt(w[2]);
             if (slot >= Protocol.SLOTS) continue;
             if (w[0].equals("CB2")) {
@@ -197,6 +197,16 @@ public final class Evaluator {
                 release(slot, w[1]);
             }
         }
+    }
+
+    /** Whether {@code s} is 1 to {@code max} ASCII digits (as {@code [0-9]{1,max}}, without a regex per request). */
+    static boolean digits(String s, int max) {
+        if (s.isEmpty() || s.length() > max) return false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') return false;
+        }
+        return true;
     }
 
     /** Frees slot {@code slot} when client {@code id} holds it, and removes the long answer it has read. */

@@ -64,7 +64,8 @@ public final class FactExtractor {
 
             @Override
             public void redirection(Redirection r, int commandId, String source) {
-                paths.redirection(r, commandId, source, flow.shellState());
+                // a redirection inside a remote runner's script opens a file there (ssh h 'echo x > f')
+                if (!unwrap.remote()) paths.redirection(r, commandId, source, flow.shellState());
             }
         });
         unwrap.connect(new UnwrapPass.Later() {
@@ -78,7 +79,7 @@ public final class FactExtractor {
 
             @Override
             public void writes(int commandId, String option, String path, boolean dynamic) {
-                paths.fileTarget(commandId, null, option, path, dynamic, true, flow.shellState());
+                if (!unwrap.remote()) paths.fileTarget(commandId, null, option, path, dynamic, true, flow.shellState());
             }
         });
     }

@@ -61,6 +61,8 @@ public final class OptionGrammar {
         NOPT,
         /** Go's {@code flag} package. */
         GO,
+        /** glibc {@code getopt_long_only}: {@code -name} and {@code --name} alike, permuting unless {@code +} (gdb). */
+        GETOPT_LONG_ONLY,
         /** clap (Rust). */
         CLAP
     }
@@ -217,6 +219,7 @@ public final class OptionGrammar {
             case "pflag" -> Style.PFLAG;
             case "nopt" -> Style.NOPT;
             case "go" -> Style.GO;
+            case "getopt_long_only" -> Style.GETOPT_LONG_ONLY;
             case "clap" -> Style.CLAP;
             default -> Style.GETOPT_LONG;
         };
@@ -231,7 +234,7 @@ public final class OptionGrammar {
             for (String s : d.spellings()) if (s.startsWith("--") && key == null) key = s;
             for (String s : d.spellings()) if (key == null) key = s;
             for (String s : d.spellings()) {
-                if (style == Style.GO) {
+                if (style == Style.GO || style == Style.GETOPT_LONG_ONLY) {
                     // Go's flag package: -name and --name are the same flag, whatever its length
                     longs.add(new Long(s.replaceFirst("^--?", ""), d.argument(), key));
                 } else if (s.length() == 2 && s.charAt(0) == '-') {
@@ -461,7 +464,7 @@ public final class OptionGrammar {
             case GIT -> p.git();
             case PFLAG -> p.pflag();
             case NOPT -> p.nopt();
-            case GO -> p.go();
+            case GO, GETOPT_LONG_ONLY -> p.go();
         }
         return p.result();
     }
@@ -986,6 +989,12 @@ public final class OptionGrammar {
             while (i < n) {
                 Arg w = args.get(i);
                 if (!w.mayBeOption()) {
+                    if (style == Style.GETOPT_LONG_ONLY && !requireOrder) {
+                        // getopt_long_only permutes: gdb PROG -ex CMD reads -ex after the program
+                        operands.add(i++);
+                        sawOperand = true;
+                        continue;
+                    }
                     restAreOperands();
                     return;
                 }

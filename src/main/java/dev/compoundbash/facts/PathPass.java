@@ -48,10 +48,13 @@ final class PathPass {
     void operands(SubCommand sc, ProgramKnowledge.Reading reading, UnwrapPass.Reach reach, WalkPass.Pipe pipe,
                   ShellState state) {
         if (sc.isDynamicName()) return;
+        // ssh host cat .env, kubectl exec p -- cat .env: a file on the other machine or in the container, which no
+        // local path or file rule names (docs/PROGRAMS.md "Remote runners")
+        if (reach.remote()) return;
         String name = reading.baseName();
         PathCheckedProgram p = reading.pathChecked();
         if (p == null) {
-            if (!reading.opensNoFileOfItsWords()) mentions(sc, name, reach, state);
+            if (!reading.opensNoFileOfItsWords()) mentions(sc, reading, name, reach, state);
             return;
         }
         List<Path> here = reach.otherDirectory() ? null : state.bases();
@@ -133,11 +136,23 @@ final class PathPass {
      * {@link PathOperand#MENTION}, which a file rule of Claude Code's matches to ask (rules/boundary.drl), never to
      * approve or deny. The caller leaves out programs in a tier ({@link ProgramKnowledge.Reading#opensNoFileOfItsWords}).
      */
-    private void mentions(SubCommand sc, String name, UnwrapPass.Reach reach, ShellState state) {
+    private void mentions(SubCommand sc, ProgramKnowledge.Reading reading, String name, UnwrapPass.Reach reach,
+                          ShellState state) {
         List<Path> here = reach.otherDirectory() ? null : state.bases();
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<Arg> args = sc.getArgs();
+        // the words a runner runs are its payload's, checked as that command (or not at all when it runs remotely:
+        // ssh h cat .env names the remote .env); the runner's own words (ssh -F FILE) are still mentions
+        boolean[] payload = new boolean[args.size()];
+        WrapperGrammar.Unwrapped u = reading.wrapper();
+        if (u != null && u.runner()) {
+            for (WrapperGrammar.Payload p : u.payloads()) {
+                if (!p.readable() || p.candidate()) continue;
+                for (int k = Math.max(p.from(), 0); k < Math.min(p.to(), args.size()); k++) payload[k] = true;
+            }
+        }
         for (int i = 1; i < args.size(); i++) {
+            if (payload[i]) continue;
             Arg a = args.get(i);
             if (!a.known() || a.prefix().isEmpty()) continue;
             String t = a.prefix();

@@ -146,6 +146,7 @@ final class ProgramKnowledge {
         private boolean wrapperRead;
         private String base;
         private ProgramText.Reading program;
+        private List<ConfigWrites.Write> writes;
 
         private Reading(List<Arg> args, List<String> environment) {
             this.args = args;
@@ -166,9 +167,44 @@ final class ProgramKnowledge {
         WrapperGrammar.Unwrapped wrapper() {
             if (!wrapperRead) {
                 wrapper = WrapperGrammar.unwrap(args, environment);
+                if (wrapper == null) wrapper = codeOptionsAndWrites();
                 wrapperRead = true;
             }
             return wrapper;
+        }
+
+        /**
+         * The commands the options of a program with subcommands run ({@link SubcommandOptionCode}: {@code go test
+         * -exec PROG}) and the values of the configuration it writes ({@link ConfigWrites}: {@code npm pkg set
+         * scripts.test=CMD}), read as shell text for deny and ask rules; a runner's reading (an allow rule matching
+         * the program as written approves them unless a rule denies or asks them). Null when there are none.
+         */
+        private WrapperGrammar.Unwrapped codeOptionsAndWrites() {
+            ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
+            if (schema == null) return null;
+            List<WrapperGrammar.Payload> payloads =
+                    new java.util.ArrayList<>(SubcommandOptionCode.payloads(SubcommandOptionCode.of(schema, args)));
+            String kind = SubcommandOptionCode.KIND;
+            WrapperGrammar.Unwrapped writes = ConfigWrites.payloads(configWrites());
+            if (writes != null) {
+                if (payloads.isEmpty()) kind = ConfigWrites.KIND;
+                payloads.addAll(writes.payloads());
+            }
+            if (payloads.isEmpty()) return null;
+            return new WrapperGrammar.Unwrapped(kind, List.copyOf(payloads), false, false, List.of(), List.of(), false,
+                    false, List.of(), false, null, false, true);
+        }
+
+        /** The configuration keys this command writes for later runs of its program ({@link ConfigWrites}). */
+        List<ConfigWrites.Write> configWrites() {
+            List<ConfigWrites.Write> w = writes;
+            if (w == null) writes = w = ConfigWrites.of(ProgramSchemas.of(baseName()), args);
+            return w;
+        }
+
+        /** The program's schema, or null. */
+        ProgramSchemas.Schema schema() {
+            return ProgramSchemas.of(baseName());
         }
 
         /**
@@ -182,6 +218,21 @@ final class ProgramKnowledge {
             ProgramSchemas.Schema schema = ProgramSchemas.of(baseName());
             if (schema == null) return List.of();
             List<SchemaReader.Unknown> unknowns = SchemaReader.read(schema, args, environment, written).unknowns();
+            if (schema.payload() != null && schema.payload().reader().equals("find")) {
+                // a word neither GNU find nor bfs lists as a primary: unknown (find runs commands: it may choose
+                // what runs)
+                int at = WrapperGrammar.findUnknownPrimary(args);
+                if (at > 0) {
+                    unknowns = new java.util.ArrayList<>(unknowns);
+                    unknowns.add(new SchemaReader.Unknown(at, args.get(at).text(), "primary", schema.runsCommands()));
+                }
+            }
+            List<SchemaReader.Unknown> code = SubcommandOptionCode.unknowns(SubcommandOptionCode.of(schema, args), args);
+            if (!code.isEmpty()) {
+                List<SchemaReader.Unknown> all = new java.util.ArrayList<>(unknowns);
+                all.addAll(code);
+                unknowns = all;
+            }
             SchemaReader.Unknown unread = unreadPayload(schema);
             if (unread != null) {
                 unknowns = new java.util.ArrayList<>(unknowns);

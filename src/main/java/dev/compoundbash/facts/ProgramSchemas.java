@@ -40,8 +40,8 @@ public final class ProgramSchemas {
     public static final String DIRECTORY = "programs";
 
     /** The option styles: each follows one real parser ({@link OptionGrammar.Style}). */
-    public static final Set<String> STYLES = Set.of("getopt_long", "builtin", "tcl", "git", "parse-options", "pflag",
-            "nopt", "go", "clap");
+    public static final Set<String> STYLES = Set.of("getopt_long", "getopt_long_only", "builtin", "tcl", "git",
+            "parse-options", "pflag", "nopt", "go", "clap");
     /** What an option (or its value) does. */
     public static final Set<String> ROLES = Set.of("inert", "read", "write", "list", "names", "names-operands",
             "directory", "script", "runs", "code", "config", "exits", "changes");
@@ -186,9 +186,16 @@ public final class ProgramSchemas {
      * @param caseInsensitive keys compare in lower case
      * @param namespace       (environment) prefixes of the variables that are the program's own: one of them that
      *                        the table does not list is unknown
+     * @param writes          (config) subcommand paths ({@code "config set"}) that write configuration later runs of
+     *                        the program read, each with how its operands are read ({@link #WRITE_MODES}:
+     *                        {@code options} KEY VALUE or KEY=VALUE, KEY one of the program's own options;
+     *                        {@code keys} KEY=VALUE judged by this table; {@code alias} NAME EXPANSION)
+     * @param files           (config) the configuration files the program reads ({@code .npmrc}): a file written
+     *                        earlier in the call with one of these names (or path ends) changes what later runs do
      */
     public record KeyTable(List<String> inert, Map<String, String> keys, List<String> option, List<String> writers,
-                           boolean caseInsensitive, List<String> namespace) {
+                           boolean caseInsensitive, List<String> namespace, Map<String, String> writes,
+                           List<String> files) {
         /** The role of {@code key} ({@link #KEY_ROLES}), or null when it has none. */
         public String role(String key) {
             String k = caseInsensitive ? key.toLowerCase(java.util.Locale.ROOT) : key;
@@ -243,15 +250,35 @@ public final class ProgramSchemas {
      * @param recursive          conditions under which the program reads the files below a directory operand
      *                           (option groups joined by {@code  + }, each group's spellings by {@code |}; a
      *                           spelling {@code -d=recurse} is the option with that value; {@code ""}: always)
+     * @param subcommands        for a program with subcommands (git): the files each subcommand names, by its name
      */
     public record Paths(String access, String operands, String verb, Map<String, String> options,
                         List<String> follows, String followsDirectories, boolean responseFiles,
-                        List<String> recursive) {
+                        List<String> recursive, Map<String, SubcommandPaths> subcommands) {
         /** A table entry that reads no directory recursively. */
         public Paths(String access, String operands, String verb, Map<String, String> options,
                      List<String> follows, String followsDirectories, boolean responseFiles) {
-            this(access, operands, verb, options, follows, followsDirectories, responseFiles, List.of());
+            this(access, operands, verb, options, follows, followsDirectories, responseFiles, List.of(), Map.of());
         }
+    }
+
+    /**
+     * The files one subcommand names ({@code paths.subcommands} of a schema; {@code docs/PROGRAMS.md}).
+     *
+     * @param access    what it does with its operands: {@code read}, {@code write} or {@code create}
+     * @param operands  the operand reader: {@code all} (every word not an option or an option's value),
+     *                  {@code grep} (the words after the pattern), {@code revisions} (only the {@code PATH} of a
+     *                  {@code REV:PATH} word), {@code none}
+     * @param from      the first operand that is a path (those before it are a repository, a verb: {@code clone URL
+     *                  DIR}, {@code worktree add DIR}); every later operand is one, so an option whose value is not
+     *                  known only adds paths
+     * @param valued    options that take the next word as their value (so it is not an operand)
+     * @param options   option spellings ({@code |}-joined) to roles, as a program's {@code paths.options}
+     * @param recursive conditions under which it reads every file below its directory operands, or the working
+     *                  directory when it names none (as a program's {@code recursive}; {@code ""}: always)
+     */
+    public record SubcommandPaths(String access, String operands, int from, Set<String> valued,
+                                  Map<String, String> options, List<String> recursive) {
     }
 
     /**
@@ -275,7 +302,10 @@ public final class ProgramSchemas {
      *                             order (OpenSSH's {@code ssh.c} restarts getopt after the host)
      * @param command              for {@code runner}: {@code argv} (the words are a command, run directly) or
      *                             {@code script} (the words joined with spaces are shell source: ssh's remote
-     *                             command)
+     *                             command) or {@code each} (every word is shell source of its own: hyperfine's
+     *                             and concurrently's commands) or {@code none} (an {@code at} entry for a level
+     *                             the runner paths pass through: its options are read, it runs nothing itself:
+     *                             {@code podman compose -f F run})
      * @param shellMode            for {@code runner}: options that make the command words, joined with spaces,
      *                             shell source ({@code pnpm exec -c})
      * @param packageSpec          for {@code runner}: the first command word is a package specification, its
@@ -293,13 +323,23 @@ public final class ProgramSchemas {
      *                             {@code uv tool run}); a program whose subcommands are open (any other word runs a
      *                             script) lists its runners here rather than in {@code subcommands}
      * @param options              for an {@code at} entry: the runner's own option table
+     * @param remote               for {@code runner}: the command runs on another machine or in a container, VM or
+     *                             another root (ssh, docker exec, kubectl exec): its paths name files there, not the
+     *                             local ones, so local path and file rules do not judge them
+     * @param commandAfter         for {@code runner}: the command is the words after the first of these words
+     *                             ({@code mise exec TOOL@V -- CMD}, {@code nix shell PKG -c CMD}, {@code gdb --args});
+     *                             the words before it are options and operands, and without one there is no command
+     * @param assignments          for {@code runner}: {@code NAME=VALUE} words before the command are its environment
+     *                             ({@code cross-env NODE_ENV=production webpack})
      */
     public record Payload(String reader, String after, List<String> skip, int operands, boolean optionsAfterOperands,
                           String command, List<String> shellMode, String packageSpec, List<String> packageOptions,
-                          boolean inherits, List<String> entrypoint, Map<String, Payload> at, OptionTable options) {
+                          boolean inherits, List<String> entrypoint, Map<String, Payload> at, OptionTable options,
+                          boolean remote, List<String> commandAfter, boolean assignments) {
         /** A payload description of a reader other than {@code runner}. */
         public Payload(String reader, String after, List<String> skip) {
-            this(reader, after, skip, 0, false, "argv", List.of(), null, List.of(), false, List.of(), Map.of(), null);
+            this(reader, after, skip, 0, false, "argv", List.of(), null, List.of(), false, List.of(), Map.of(), null,
+                    false, List.of(), false);
         }
     }
 
@@ -571,7 +611,7 @@ public final class ProgramSchemas {
 
     private static KeyTable keys(JsonNode n, String what) {
         if (n == null) return null;
-        fields(n, what, "inert", "keys", "option", "writers", "caseInsensitive", "namespace");
+        fields(n, what, "inert", "keys", "option", "writers", "caseInsensitive", "namespace", "writes", "files");
         Map<String, String> keys = new LinkedHashMap<>();
         if (n.has("keys")) {
             for (Iterator<Map.Entry<String, JsonNode>> it = n.get("keys").fields(); it.hasNext(); ) {
@@ -583,13 +623,28 @@ public final class ProgramSchemas {
         }
         return new KeyTable(strings(n.get("inert"), "inert"), Collections.unmodifiableMap(keys),
                 strings(n.get("option"), "option"), strings(n.get("writers"), "writers"), bool(n, "caseInsensitive"),
-                strings(n.get("namespace"), "namespace"));
+                strings(n.get("namespace"), "namespace"), writes(n.get("writes")), strings(n.get("files"), "files"));
+    }
+
+    /** How a configuration writer's operands are read ({@link KeyTable#writes()}). */
+    public static final Set<String> WRITE_MODES = Set.of("options", "keys", "alias");
+
+    private static Map<String, String> writes(JsonNode n) {
+        if (n == null) return Map.of();
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String mode = e.getValue().asText();
+            if (!WRITE_MODES.contains(mode)) throw new IllegalArgumentException("unknown write mode " + mode);
+            out.put(e.getKey(), mode);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     private static Paths paths(JsonNode n) {
         if (n == null) return null;
         fields(n, "paths", "access", "operands", "verb", "options", "follows", "followsDirectories", "responseFiles",
-                "recursive");
+                "recursive", "subcommands");
         String access = n.path("access").asText("read");
         if (!Set.of("read", "write", "create").contains(access)) throw new IllegalArgumentException("access " + access);
         Map<String, String> options = new LinkedHashMap<>();
@@ -597,7 +652,34 @@ public final class ProgramSchemas {
         return new Paths(access, n.path("operands").asText("standard"), n.path("verb").asText("read files in"),
                 Collections.unmodifiableMap(options), strings(n.get("follows"), "follows"),
                 n.has("followsDirectories") ? n.get("followsDirectories").asText() : null, bool(n, "responseFiles"),
-                strings(n.get("recursive"), "recursive"));
+                strings(n.get("recursive"), "recursive"), subcommandPaths(n.get("subcommands")));
+    }
+
+    private static final Set<String> SUBCOMMAND_OPERANDS = Set.of("all", "grep", "revisions", "none");
+
+    private static Map<String, SubcommandPaths> subcommandPaths(JsonNode n) {
+        if (n == null) return Map.of();
+        Map<String, SubcommandPaths> out = new LinkedHashMap<>();
+        n.fields().forEachRemaining(e -> {
+            JsonNode v = e.getValue();
+            fields(v, "paths.subcommands." + e.getKey(), "access", "operands", "from", "valued", "options",
+                    "recursive");
+            String access = v.path("access").asText("read");
+            if (!Set.of("read", "write", "create").contains(access)) throw new IllegalArgumentException("access " + access);
+            String operands = v.path("operands").asText("all");
+            if (!SUBCOMMAND_OPERANDS.contains(operands)) throw new IllegalArgumentException("operands " + operands);
+            Map<String, String> options = new LinkedHashMap<>();
+            if (v.has("options")) v.get("options").fields().forEachRemaining(o -> options.put(o.getKey(), o.getValue().asText()));
+            for (String role : options.values()) {
+                if (!Set.of("read", "write", "read-write", "names", "list", "prefix").contains(role)) {
+                    throw new IllegalArgumentException("unknown path role " + role);
+                }
+            }
+            out.put(e.getKey(), new SubcommandPaths(access, operands, v.path("from").asInt(0),
+                    Set.copyOf(strings(v.get("valued"), "valued")), Collections.unmodifiableMap(options),
+                    strings(v.get("recursive"), "recursive")));
+        });
+        return Collections.unmodifiableMap(out);
     }
 
     private static Tier tier(JsonNode n) {
@@ -615,7 +697,8 @@ public final class ProgramSchemas {
     private static Payload payload(JsonNode n, String defaultReader) {
         if (n == null) return null;
         fields(n, "payload", "reader", "after", "skip", "operands", "optionsAfterOperands", "command", "shellMode",
-                "packageSpec", "packageOptions", "inherits", "entrypoint", "at", "options");
+                "packageSpec", "packageOptions", "inherits", "entrypoint", "at", "options", "remote", "commandAfter",
+                "assignments");
         String reader = n.has("reader") ? text(n, "reader") : defaultReader;
         Map<String, Payload> at = new LinkedHashMap<>();
         if (n.has("at")) {
@@ -626,7 +709,7 @@ public final class ProgramSchemas {
         }
         if (reader == null) throw new IllegalArgumentException("payload without a reader");
         String command = n.path("command").asText("argv");
-        if (!Set.of("argv", "script").contains(command)) throw new IllegalArgumentException("payload command " + command);
+        if (!Set.of("argv", "script", "each", "none").contains(command)) throw new IllegalArgumentException("payload command " + command);
         String spec = text(n, "packageSpec");
         if (spec != null && !Set.of("npm", "python").contains(spec)) {
             throw new IllegalArgumentException("payload packageSpec " + spec);
@@ -634,7 +717,8 @@ public final class ProgramSchemas {
         return new Payload(reader, text(n, "after"), strings(n.get("skip"), "skip"), n.path("operands").asInt(0),
                 bool(n, "optionsAfterOperands"), command, strings(n.get("shellMode"), "shellMode"), spec,
                 strings(n.get("packageOptions"), "packageOptions"), bool(n, "inherits"),
-                strings(n.get("entrypoint"), "entrypoint"), Collections.unmodifiableMap(at), options(n.get("options")));
+                strings(n.get("entrypoint"), "entrypoint"), Collections.unmodifiableMap(at), options(n.get("options")),
+                bool(n, "remote"), strings(n.get("commandAfter"), "commandAfter"), bool(n, "assignments"));
     }
 
     private static Shell shell(JsonNode n) {

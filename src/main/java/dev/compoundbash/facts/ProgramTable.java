@@ -14,7 +14,7 @@ import java.util.Set;
  * option values included ({@code head -n 1 f} checks {@code 1} and {@code f}), with {@code --} ending the options;
  * for {@code grep}/{@code rg}/{@code sed}/{@code awk}/{@code jq} the first operand is a pattern or a program unless
  * {@code -e}/{@code -f} gives one, and {@code -f FILE} is a path; for {@code find} the start paths and the values
- * of {@code -newer}-like tests; for {@code git} only {@code git grep} and {@code git diff}. Each program is a
+ * of {@code -newer}-like tests; for {@code git} what each subcommand's {@code paths.subcommands} entry says. Each program is a
  * {@link PathCheckedProgram} fact too, so the rules can read the table.
  *
  * <p>On top of those, the entry's {@code options} name the options whose value is a file the program reads, writes
@@ -31,6 +31,12 @@ public final class ProgramTable {
     }
 
     private static volatile Map<String, Options> options;
+
+    /** The files a subcommand names: its schema entry and its options read as a program's. */
+    private record Subcommand(ProgramSchemas.SubcommandPaths paths, Options options) {
+    }
+
+    private static volatile Map<String, Map<String, Subcommand>> subcommands = Map.of();
 
     /**
      * A path word of a command: the word, how the program uses the file it names, and whether the program reads
@@ -132,6 +138,7 @@ public final class ProgramTable {
     private static Map<String, PathCheckedProgram> read() {
         Map<String, PathCheckedProgram> out = new LinkedHashMap<>();
         Map<String, Options> opts = new LinkedHashMap<>();
+        Map<String, Map<String, Subcommand>> subs = new LinkedHashMap<>();
         java.util.Set<String> responseFiles = new java.util.HashSet<>();
         for (ProgramSchemas.Schema schema : ProgramSchemas.all().values()) {
             ProgramSchemas.Paths v = schema.paths();
@@ -142,7 +149,18 @@ public final class ProgramTable {
             }
             List<List<List<String>>> follows = conditions(v.follows());
             List<List<List<String>>> recursive = conditions(v.recursive());
+            Map<String, Subcommand> bySub = new LinkedHashMap<>();
+            for (Map.Entry<String, ProgramSchemas.SubcommandPaths> se : v.subcommands().entrySet()) {
+                ProgramSchemas.SubcommandPaths sp = se.getValue();
+                Map<String, String> sr = new LinkedHashMap<>();
+                for (Map.Entry<String, String> oe : sp.options().entrySet()) {
+                    for (String spelled : oe.getKey().split("\\|")) sr.put(spelled, oe.getValue());
+                }
+                bySub.put(se.getKey(), new Subcommand(sp, new Options(Map.copyOf(sr), List.of(), null,
+                        conditions(sp.recursive()))));
+            }
             for (String name : schema.names()) {
+                if (!bySub.isEmpty()) subs.put(name, Map.copyOf(bySub));
                 out.put(name, new PathCheckedProgram(name, v.access(), v.operands(), v.verb()));
                 if (v.responseFiles()) responseFiles.add(name);
                 if (!roles.isEmpty() || !follows.isEmpty() || v.followsDirectories() != null || !recursive.isEmpty()) {
@@ -151,6 +169,7 @@ public final class ProgramTable {
             }
         }
         options = Map.copyOf(opts);
+        subcommands = Map.copyOf(subs);
         RESPONSE_FILES = Set.copyOf(responseFiles);
         return java.util.Collections.unmodifiableMap(out);
     }
@@ -296,6 +315,28 @@ public final class ProgramTable {
                 boolean stdin = value.isStatic() && value.text().equals("-");
                 switch (role) {
                     case "write" -> out.add(new Operand(value, "write"));
+                    case "read-write" -> {
+                        // git config --file F: reads F, and writes it when setting a key
+                        out.add(new Operand(value, "write"));
+                        if (!stdin) out.add(new Operand(value, "read"));
+                    }
+                    case "prefix" -> {
+                        // git checkout-index --prefix=P writes P followed by each path: a directory when P ends in
+                        // "/", else names that only begin with P (--prefix=.cla and ude/settings.json)
+                        out.add(new Operand(value, "write"));
+                        if (!value.isStatic()) {
+                            out.add(new Operand(Arg.unknown("(the files named " + value.text() + "...)"), "write"));
+                        } else {
+                            String prefix = value.text();
+                            int slash = prefix.lastIndexOf('/');
+                            String last = prefix.substring(slash + 1);
+                            for (String p : RedirectTargets.PROTECTED) {
+                                if (!last.isEmpty() && p.startsWith(last)) {
+                                    out.add(new Operand(Arg.literal(prefix.substring(0, slash + 1) + p + "/"), "write"));
+                                }
+                            }
+                        }
+                    }
                     case "names" -> {
                         if (!stdin) out.add(new Operand(value, "read"));
                         out.add(new Operand(Arg.unknown("(the files " + spelled + " names)"), "read"));
@@ -360,7 +401,7 @@ public final class ProgramTable {
                     false);
             case "awk" -> patternFirst(words, access, AWK_VALUED, AWK_PATTERN, AWK_FILE, false);
             case "jq" -> jq(words, access);
-            case "git" -> git(words, access);
+            case "git" -> git(program.getName(), words, access);
             case "man" -> man(words, access);
             case "noflags" -> noflags(words, access);
             case "inout" -> inout(program.getName(), words, access);
@@ -654,11 +695,16 @@ public final class ProgramTable {
     }
 
     /**
-     * git: only git grep (the words after the pattern) and git diff (every operand) name files Claude Code checks;
-     * a global option that moves the repository ({@code -C}, {@code --git-dir}, {@code --work-tree}) makes those
-     * paths unknown.
+     * git: the files each subcommand names, from the schema's {@code paths.subcommands} (git.json): its operands
+     * ({@code all}, {@code grep}'s words after the pattern, {@code revisions}' {@code REV:PATH}) with its access,
+     * the files its options name ({@code commit -F}, {@code archive -o}, {@code checkout-index --prefix}) and the
+     * traversals that read every file below a directory ({@code grep --untracked}, {@code diff --no-index},
+     * {@code add}: staging a file reads it into the repository, where any later git command prints it). A read
+     * operand {@code REV:PATH} ({@code show :.env}, {@code diff HEAD:.env}) also names {@code PATH}. A subcommand
+     * the table does not list names no file. A global option that moves the repository ({@code -C},
+     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown.
      */
-    private static List<Operand> git(List<Arg> words, String access) {
+    private static List<Operand> git(String program, List<Arg> words, String access) {
         int i = 0;
         boolean moved = false;
         while (i < words.size() && option(words.get(i))) {
@@ -673,34 +719,64 @@ public final class ProgramTable {
             }
         }
         if (i >= words.size() || !words.get(i).isStatic()) return List.of();
-        String sub = words.get(i).text();
+        Subcommand spec = subcommands.getOrDefault(program, Map.of()).get(words.get(i).text());
+        if (spec == null) return List.of();
+        ProgramSchemas.SubcommandPaths sp = spec.paths();
         List<Arg> rest = words.subList(i + 1, words.size());
-        List<Operand> out = switch (sub) {
-            case "grep" -> patternFirst(rest, access, GIT_GREP_VALUED, GREP_PATTERN, Set.of("-f"), false);
-            case "diff" -> standardAll(rest, access);
-            // git mv moves each source (through a symbolically linked directory in the destination too: git mv a
-            // link/a writes where link leads, measured with git 2.39), git rm removes, git restore rewrites its
-            // paths: every operand is a write (git-mv(1), git-rm(1), git-restore(1); an option's value over-reads)
-            case "mv", "rm", "restore" -> standardAll(rest, "write");
-            default -> List.of();
+        List<Operand> base = switch (sp.operands()) {
+            case "grep" -> patternFirst(rest, sp.access(), sp.valued(), GREP_PATTERN, Set.of("-f"), false);
+            case "none" -> List.of();
+            default -> gitOperands(rest, sp);
         };
-        if (moved && Set.of("grep", "diff", "mv", "rm", "restore").contains(sub)) {
+        List<Operand> out = withOptions(spec.options(), rest, base, Arg::mayBeOption);
+        if (moved) {
             // -C DIR moves every path, the default "." included
-            return List.of(new Operand(Arg.unknown("(a path in another repository)"),
-                    sub.equals("grep") || sub.equals("diff") ? access : "write"));
+            List<Operand> unknown = new ArrayList<>();
+            for (String a : List.of("read", "write", "create")) {
+                if (out.stream().anyMatch(o -> o.access().equals(a)) || (a.equals(sp.access()) && !sp.operands().equals("none"))) {
+                    unknown.add(new Operand(Arg.unknown("(a path in another repository)"), a, false,
+                            out.stream().anyMatch(Operand::recursive)));
+                }
+            }
+            return unknown;
         }
         return out;
     }
 
-    private static final Set<String> GIT_GREP_VALUED = Set.of("-e", "-f", "-m", "-A", "-B", "-C", "--max-depth",
-            "--threads", "--max-count", "--after-context", "--before-context", "--context", "--open-files-in-pager");
-
-    /** Every non-option word, wherever it stands (git diff: revisions and paths mix). */
-    private static List<Operand> standardAll(List<Arg> words, String access) {
+    /**
+     * A git subcommand's operands: every word that is not an option or the value of a {@code valued} option, from
+     * the {@code from}th on ({@code revisions}: only the {@code PATH} of {@code REV:PATH}); a read {@code REV:PATH}
+     * also names {@code PATH} (the index, {@code :PATH} or {@code :N:PATH}, or a revision's copy of it).
+     */
+    private static List<Operand> gitOperands(List<Arg> words, ProgramSchemas.SubcommandPaths sp) {
         List<Operand> out = new ArrayList<>();
-        for (Arg a : words) {
-            if (option(a) || (a.isStatic() && a.text().equals("--"))) continue;
-            out.add(new Operand(a, access));
+        boolean options = true;
+        int n = 0;
+        for (int i = 0; i < words.size(); i++) {
+            Arg a = words.get(i);
+            if (options && a.isStatic() && a.text().equals("--")) {
+                options = false;
+                continue;
+            }
+            if (options && option(a)) {
+                if (sp.valued().contains(a.text())) i++;
+                continue;
+            }
+            if (n++ < sp.from()) continue;
+            boolean revisions = sp.operands().equals("revisions");
+            if (!revisions || !a.isStatic()) out.add(new Operand(a, sp.access()));
+            if (a.isStatic() && !sp.access().equals("write")) {
+                String t = a.text();
+                int colon = t.startsWith(":(") ? -1 : t.indexOf(':');
+                if (colon >= 0) {
+                    String path = t.substring(colon + 1);
+                    if (colon == 0 && path.length() > 2 && path.charAt(1) == ':' && Character.isDigit(path.charAt(0))) {
+                        path = path.substring(2);
+                    }
+                    if (path.startsWith("./")) path = path.substring(2);
+                    if (!path.isEmpty()) out.add(new Operand(Arg.literal(path), "read"));
+                }
+            }
         }
         return out;
     }

@@ -38,7 +38,8 @@ public final class RedirectTargets {
      * descriptor is redirected to in the process that opens them ({@code echo x 1<outside >/dev/stdout}).
      */
     public static final Set<String> SAFE_DEVICES = Set.of("/dev/null");
-    private static final Set<String> PROTECTED = Set.of(".git", ".claude");
+    /** The directories a write into asks ({@code .git}, {@code .claude}). */
+    static final Set<String> PROTECTED = Set.of(".git", ".claude");
 
     private final List<Path> roots = new ArrayList<>();
     private final boolean configurationError;

@@ -21,6 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * package whose bin runs ({@code rimraf@5} runs {@code rimraf}). An option the table does not list, an option that
  * runs code the hook cannot read, or a word only known at run time where an option may stand make the reading
  * unreadable, with every later word a candidate for deny and ask rules ({@link WrapperGrammar#unreadable}).
+ *
+ * <p>The shapes beyond a command at the end: {@code each} (every word is a shell command: hyperfine), {@code
+ * commandAfter} (the command follows a marker word: {@code mise exec T -- CMD}, {@code nix shell P -c CMD}),
+ * {@code assignments} (leading {@code NAME=VALUE} words: cross-env), an {@code at} entry {@code ""} (the program
+ * itself) or with {@code command} {@code none} (a level passed through, its options read: {@code podman compose -f F
+ * run}), and {@code remote} (the payload runs elsewhere: {@link WrapperGrammar.Unwrapped#remote()}).
  */
 final class RunnerReader {
     /** Whether a schema has a runner at some level, by file. */
@@ -56,6 +62,8 @@ final class RunnerReader {
         ProgramSchemas.OptionTable table = schema.options();
         List<ProgramSchemas.OptionTable> above = new ArrayList<>();
         List<String> path = new ArrayList<>(List.of(name));
+        // options read before the runner's level from a table that applies everywhere (nopt: npm --call=CMD exec)
+        List<OptionGrammar.Parsed> before = new ArrayList<>();
         int i = 1;
         for (int depth = 0; depth < 8 && !subs.isEmpty(); depth++) {
             List<ProgramSchemas.OptionTable> tables = new ArrayList<>();
@@ -75,6 +83,7 @@ final class RunnerReader {
                     }
                     i = p.end();
                     if (!p.operandIndices().isEmpty()) i = Math.min(i, p.operandIndices().get(0));
+                    if (table != null && table.persistent()) before.add(p);
                     break;
                 }
             } else {
@@ -93,7 +102,8 @@ final class RunnerReader {
             }
             if (table != null) above.add(table);
             if (isRunner(node.payload())) {
-                return atLevel(schema.config(), String.join(" ", path), node.payload(), node.options(), above, a, i + 1);
+                return atLevel(schema.config(), String.join(" ", path), node.payload(), node.options(), above, a, i + 1,
+                        before);
             }
             table = node.options();
             subs = node.subcommands();
@@ -145,19 +155,52 @@ final class RunnerReader {
      * then that runner's own options and command.
      */
     private static WrapperGrammar.Unwrapped at(String name, ProgramSchemas.Schema schema, List<Arg> a) {
+        // an entry "" is the program itself when no other path is written (dotenv -e F CMD beside dotenv run CMD)
+        boolean itself = schema.payload().at().containsKey("");
         int i = skipOptions(schema.options(), a, 1);
-        if (i < 0) return null;
+        if (i < 0) return itself ? unreadable(name, a, 1) : null;
         String best = null;
-        for (String path : schema.payload().at().keySet()) {
+        int bestEnd = -1;
+        Map<String, ProgramSchemas.Payload> at = schema.payload().at();
+        for (String path : at.keySet()) {
+            if (path.isEmpty() || at.get(path).command().equals("none")) continue;
             String[] words = path.split(" ");
-            boolean match = i + words.length <= a.size();
-            for (int k = 0; match && k < words.length; k++) match = WrapperGrammar.is(a.get(i + k), words[k]);
-            if (match && (best == null || words.length > best.split(" ").length)) best = path;
+            int pos = i;
+            boolean match = true;
+            for (int k = 0; match && k < words.length; k++) {
+                // podman compose -f F run: a level the path passes through ("command": "none") reads its options
+                ProgramSchemas.Payload level = k == 0 ? null : at.get(String.join(" ", List.of(words).subList(0, k)));
+                if (level != null && level.command().equals("none")) {
+                    pos = skipOptions(level.options(), a, pos);
+                    if (pos < 0) return unreadable(name, a, i);
+                }
+                match = pos < a.size() && WrapperGrammar.is(a.get(pos), words[k]);
+                pos++;
+            }
+            if (match && (best == null || words.length > best.split(" ").length)) {
+                best = path;
+                bestEnd = pos;
+            }
         }
-        if (best == null) return null;
-        ProgramSchemas.Payload d = schema.payload().at().get(best);
+        if (best == null && schema.options() != null && schema.options().partial()) {
+            // nix --option NAME VALUE shell P -c CMD: an option of a partial table may take more words than it
+            // says, so a runner word later on may be where the runner starts: the reading is unsure
+            for (String path : at.keySet()) {
+                if (path.isEmpty() || at.get(path).command().equals("none")) continue;
+                String first = path.split(" ")[0];
+                for (int k = i + 1; k < a.size(); k++) {
+                    if (WrapperGrammar.is(a.get(k), first)) return unreadable(name, a, i);
+                }
+            }
+        }
+        if (best == null && !itself) return null;
+        if (best == null) {
+            best = "";
+            bestEnd = i;
+        }
+        ProgramSchemas.Payload d = at.get(best);
         List<ProgramSchemas.OptionTable> above = schema.options() == null ? List.of() : List.of(schema.options());
-        return atLevel(schema.config(), name + " " + best, d, d.options(), above, a, i + best.split(" ").length);
+        return atLevel(schema.config(), best.isEmpty() ? name : name + " " + best, d, d.options(), above, a, bestEnd);
     }
 
     /**
@@ -243,10 +286,42 @@ final class RunnerReader {
                                                      ProgramSchemas.Payload d,
                                                      ProgramSchemas.OptionTable own,
                                                      List<ProgramSchemas.OptionTable> above, List<Arg> a, int from) {
+        return atLevel(config, kind, d, own, above, a, from, List.of());
+    }
+
+    /**
+     * The runner's options, operands and command, from word {@code from} on; {@code before} holds the options read
+     * at the levels above from tables that apply at every level (nopt reads {@code npm --call=CMD exec}'s
+     * {@code --call} as exec's own).
+     */
+    private static WrapperGrammar.Unwrapped atLevel(ProgramSchemas.KeyTable config, String kind,
+                                                     ProgramSchemas.Payload d,
+                                                     ProgramSchemas.OptionTable own,
+                                                     List<ProgramSchemas.OptionTable> above, List<Arg> a, int from,
+                                                     List<OptionGrammar.Parsed> before) {
         List<ProgramSchemas.OptionTable> tables = new ArrayList<>();
         if (own != null) tables.add(own);
         for (ProgramSchemas.OptionTable t : above) if (t.persistent() || d.inherits()) tables.add(t);
         OptionGrammar g = grammar(tables, false);
+        int marker = -1;
+        if (!d.commandAfter().isEmpty()) {
+            // mise exec TOOL@V -- CMD, nix shell PKG -c CMD: the command is the words after the marker
+            for (int k = from; k < a.size() && marker < 0; k++) {
+                for (String m : d.commandAfter()) if (WrapperGrammar.is(a.get(k), m)) marker = k;
+                if (marker < 0 && !a.get(k).known()) return unreadable(kind, a, k).withRemote(d.remote());
+            }
+        }
+        List<Arg> words = marker < 0 ? a : a.subList(0, marker);
+        WrapperGrammar.Unwrapped u = options(config, kind, d, g, tables, a, words, from, marker, before);
+        return u == null ? null : u.withRemote(d.remote());
+    }
+
+    /** {@link #atLevel} once the words are those before a {@code commandAfter} marker (at {@code marker}, or -1). */
+    private static WrapperGrammar.Unwrapped options(ProgramSchemas.KeyTable config, String kind,
+                                                    ProgramSchemas.Payload d, OptionGrammar g,
+                                                    List<ProgramSchemas.OptionTable> tables, List<Arg> full,
+                                                    List<Arg> a, int from, int marker,
+                                                    List<OptionGrammar.Parsed> before) {
         List<WrapperGrammar.Payload> payloads = new ArrayList<>();
         List<Integer> command = new ArrayList<>();
         List<String> packages = new ArrayList<>();
@@ -255,17 +330,21 @@ final class RunnerReader {
         boolean shellMode = false;
         int n = a.size();
         int i = from;
-        List<OptionGrammar.Parsed> parses = new ArrayList<>();
+        List<OptionGrammar.Parsed> parses = new ArrayList<>(before);
         if (g == null) {
             // no options modelled here: an option word is unknown
-            if (i < n && a.get(i).mayBeOption()) return unreadable(kind, a, i);
-            for (int k = i; k < n; k++) command.add(k);
+            if (i < n && a.get(i).mayBeOption() && !WrapperGrammar.is(a.get(i), "--")) {
+                return unreadable(kind, full, i);
+            }
+            if (i < n && WrapperGrammar.is(a.get(i), "--")) i++;
+            if (n - i < d.operands()) return null; // no command: a usage error
+            for (int k = i + d.operands(); k < n; k++) command.add(k);
         } else if (g.requiresOrder()) {
             int skipped = 0;
             while (true) {
                 OptionGrammar.Parsed p = g.parse(a, i);
-                if (!p.ok()) return unreadable(kind, a, p.errorAt());
-                if (!p.certain()) return unreadable(kind, a, p.uncertainAt());
+                if (!p.ok()) return unreadable(kind, full, p.errorAt());
+                if (!p.certain()) return unreadable(kind, full, p.uncertainAt());
                 parses.add(p);
                 i = p.end();
                 // a style that reads on past operands (nopt): the first operand ends the options here
@@ -282,11 +361,14 @@ final class RunnerReader {
                 }
             }
             if (skipped < d.operands()) return null; // no command: a usage error, or nothing to run
+            // multipass exec NAME -- CMD: a -- after the operands ends the options (QCommandLineParser); where a
+            // program would run "--" itself nothing runs, so reading the command after it only adds a reading
+            if (d.operands() > 0 && i < n && WrapperGrammar.is(a.get(i), "--")) i++;
             for (int k = i; k < n; k++) command.add(k);
         } else {
             OptionGrammar.Parsed p = g.parse(a, i);
-            if (!p.ok()) return unreadable(kind, a, p.errorAt());
-            if (!p.certain()) return unreadable(kind, a, p.uncertainAt());
+            if (!p.ok()) return unreadable(kind, full, p.errorAt());
+            if (!p.certain()) return unreadable(kind, full, p.uncertainAt());
             parses.add(p);
             List<Integer> ops = p.operandIndices();
             if (ops.size() > d.operands()) command.addAll(ops.subList(d.operands(), ops.size()));
@@ -313,14 +395,14 @@ final class RunnerReader {
                 } else if (r.equals("exits")) {
                     return null; // it prints and exits (ssh -G, -V, -Q)
                 } else if (r.equals("config") && config != null && o.value() != null) {
-                    if (!o.value().known()) return unreadable(kind, a, o.index());
+                    if (!o.value().known()) return unreadable(kind, full, o.index());
                     // ssh -o ProxyCommand=...: a key whose value is shell source the program runs (ssh_config(5))
                     String v = o.value().prefix();
                     int eq = v.indexOf('=');
                     String key = eq < 0 ? v.trim() : v.substring(0, eq).trim();
                     String keyRole = config.role(key);
                     // Include, Match, ProxyJump: more configuration, or another ssh, the hook does not read
-                    if ("program".equals(keyRole)) return unreadable(kind, a, o.index());
+                    if ("program".equals(keyRole)) return unreadable(kind, full, o.index());
                     if ("script".equals(config.role(config.caseInsensitive() ? key.toLowerCase(java.util.Locale.ROOT) : key))) {
                         int vi = o.valueIndex() >= 0 ? o.valueIndex() : o.index();
                         payloads.add(new WrapperGrammar.Payload(vi, vi + 1, true, WrapperGrammar.SCRIPT,
@@ -328,8 +410,29 @@ final class RunnerReader {
                     }
                 } else if (r.equals("runs") || r.equals("code")) {
                     // it runs a program or code the hook cannot read
-                    return unreadable(kind, a, o.index());
+                    return unreadable(kind, full, o.index());
                 }
+            }
+        }
+        if (!d.commandAfter().isEmpty()) {
+            // the operands before the marker are not the command (mise's tools, nix's installables)
+            command.clear();
+            a = full;
+            n = full.size();
+            if (marker >= 0) for (int k = marker + 1; k < n; k++) command.add(k);
+        }
+        List<String> env = new ArrayList<>();
+        if (d.assignments()) {
+            // cross-env NAME=VALUE ... CMD: the leading assignments are the command's environment
+            while (!command.isEmpty() && a.get(command.get(0)).known()
+                    && a.get(command.get(0)).prefix().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+                env.add(a.get(command.get(0)).prefix());
+                command.remove(0);
+            }
+            if (!command.isEmpty() && !a.get(command.get(0)).known()
+                    && a.get(command.get(0)).text().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+                env.add(a.get(command.get(0)).text()); // NAME=$VALUE: an assignment whatever its value
+                command.remove(0);
             }
         }
         if (command.isEmpty()) {
@@ -339,7 +442,7 @@ final class RunnerReader {
             // npm exec --package=foo with no command runs foo's bin
             String spec = packages.get(0);
             String bin = spec == null ? null : bin(d.packageSpec(), spec);
-            if (bin == null) return unreadable(kind, a, from);
+            if (bin == null) return unreadable(kind, full, from);
             payloads.add(new WrapperGrammar.Payload(from, n, true, WrapperGrammar.ARGV, List.of(bin), List.of()));
             return runner(kind, payloads);
         }
@@ -348,13 +451,21 @@ final class RunnerReader {
         boolean contiguous = last - first + 1 == command.size() && last == n - 1;
         List<String> words = new ArrayList<>();
         for (int k : command) words.add(a.get(k).text());
+        if (!shellMode && d.command().equals("each")) {
+            // hyperfine, concurrently: every word is a shell command of its own
+            for (int k : command) {
+                payloads.add(new WrapperGrammar.Payload(k, k + 1, true, WrapperGrammar.SCRIPT,
+                        List.of(a.get(k).text()), List.of()));
+            }
+            return runner(kind, payloads);
+        }
         if (shellMode || d.command().equals("script")) {
             payloads.add(new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.SCRIPT,
                     List.of(String.join(" ", words)), List.of()));
             return runner(kind, payloads);
         }
         if (entrypoint != null) {
-            if (entrypointDynamic) return unreadable(kind, a, first);
+            if (entrypointDynamic) return unreadable(kind, full, first);
             List<String> w = new ArrayList<>();
             w.add(entrypoint);
             w.addAll(words);
@@ -364,15 +475,15 @@ final class RunnerReader {
         Arg head = a.get(first);
         if (d.packageSpec() != null && packages.isEmpty() && head.known()) {
             String bin = bin(d.packageSpec(), head.prefix());
-            if (bin == null) return unreadable(kind, a, first);
+            if (bin == null) return unreadable(kind, full, first);
             if (!bin.equals(head.prefix())) {
                 words.set(0, bin);
                 payloads.add(new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.ARGV, words, List.of()));
                 return runner(kind, payloads);
             }
         }
-        payloads.add(contiguous ? new WrapperGrammar.Payload(first, n, true)
-                : new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.ARGV, words, List.of()));
+        payloads.add(contiguous && env.isEmpty() ? new WrapperGrammar.Payload(first, n, true)
+                : new WrapperGrammar.Payload(first, last + 1, true, WrapperGrammar.ARGV, words, List.copyOf(env)));
         return runner(kind, payloads);
     }
 

@@ -173,7 +173,10 @@ final class SchemaReader {
             }
             if (!p.certain()) {
                 int at = p.uncertainAt();
-                if (judge) {
+                // a word only known at run time where an option may stand: for a program that runs no command its
+                // words choose, it can only be one of the options listed (or a usage error); which files it names is
+                // the path pass's (a path only known at run time)
+                if (judge && schema.runsCommands()) {
                     unknowns.add(new Unknown(at, args.get(at).text(), "word only known at run time",
                             schema.runsCommands()));
                 }
@@ -487,6 +490,8 @@ final class SchemaReader {
             // a runner reads its script, package and entrypoint options itself (RunnerReader): their payloads
             // meet the rules as commands
             if (RunnerReader.readsOption(schema, o, role)) continue;
+            // a program's own options that run a command (sort --compress-program, tar -I, rsync -e): OptionPayloads
+            if (OptionPayloads.readsOption(schema, role)) continue;
             switch (role) {
                 case "script", "runs", "code" -> {
                     // git's own (ConfigCode) reads its code-running options as a wrapper already

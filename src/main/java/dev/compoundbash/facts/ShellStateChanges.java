@@ -26,6 +26,8 @@ final class ShellStateChanges {
     private static final Set<Character> HARMLESS_SET_LETTERS = letters(list("harmlessSetLetters"));
     /** {@code set -o} names measured harmless (the long names of the letters above, and pipefail). */
     private static final Set<String> HARMLESS_SET_NAMES = list("harmlessSetOptions");
+    /** hash's options that leave the table to PATH lookups: list, print, forget. */
+    private static final Set<Character> HARMLESS_HASH_LETTERS = letters(list("harmlessHashLetters"));
     /** Builtins that always change state the extractor does not follow, whatever their words. */
     private static final Set<String> ALWAYS = list("stateBuiltins");
     /** Variables whose value bash runs or evaluates as code, or that change how bash reads what follows. */
@@ -108,6 +110,18 @@ final class ShellStateChanges {
             case "shopt":
                 for (String a : rest) if (a.startsWith("-") && a.matches("-[a-z]*[suo][a-z]*")) {
                     return "\"shopt " + String.join(" ", rest) + "\", a shell option the hook does not follow";
+                }
+                return null;
+            case "hash":
+                // hash -p PATH NAME binds NAME to any file for what follows; listing and forgetting do not
+                for (String a : rest) {
+                    if (a.equals("--")) break;
+                    if (!a.startsWith("-") || a.length() < 2) continue;
+                    for (int k = 1; k < a.length(); k++) {
+                        if (!HARMLESS_HASH_LETTERS.contains(a.charAt(k))) {
+                            return "\"hash " + a + "\", which binds a name to a program for what follows";
+                        }
+                    }
                 }
                 return null;
             case "set":

@@ -62,17 +62,26 @@ final class UnwrapPass {
      *                       paths are unknown
      * @param findPaths      the payload gets the paths a find found ({@code {}}), or null
      * @param xargsReplace   the replacement string of the xargs -I whose payload is being read, or null
+     * @param remote         the payloads of a runner that runs them elsewhere (ssh, a container) are being
+     *                       extracted: their paths and redirections name files there, not here
      */
     record Reach(int privilegeId, InlineLink inline, int wrapperDepth, boolean inCandidate, boolean otherDirectory,
-                 FindPaths findPaths, String xargsReplace) {
-        static final Reach TOP = new Reach(-1, null, 0, false, false, null, null);
+                 FindPaths findPaths, String xargsReplace, boolean remote) {
+        static final Reach TOP = new Reach(-1, null, 0, false, false, null, null, false);
+
+        Reach(int privilegeId, InlineLink inline, int wrapperDepth, boolean inCandidate, boolean otherDirectory,
+              FindPaths findPaths, String xargsReplace) {
+            this(privilegeId, inline, wrapperDepth, inCandidate, otherDirectory, findPaths, xargsReplace, false);
+        }
 
         Reach withInline(InlineLink link) {
-            return new Reach(privilegeId, link, wrapperDepth, inCandidate, otherDirectory, findPaths, xargsReplace);
+            return new Reach(privilegeId, link, wrapperDepth, inCandidate, otherDirectory, findPaths, xargsReplace,
+                    remote);
         }
 
         Reach withCandidate(boolean candidate) {
-            return new Reach(privilegeId, inline, wrapperDepth, candidate, otherDirectory, findPaths, xargsReplace);
+            return new Reach(privilegeId, inline, wrapperDepth, candidate, otherDirectory, findPaths, xargsReplace,
+                    remote);
         }
     }
 
@@ -118,6 +127,14 @@ final class UnwrapPass {
     private final ProgramKnowledge knowledge;
     private Later later;
     private Reach reach = Reach.TOP;
+
+    /**
+     * True while the payloads of a runner that runs them elsewhere (ssh, a container: {@code payload.remote}) are
+     * being extracted: the redirections and files the walk reports then name files there.
+     */
+    boolean remote() {
+        return reach.remote();
+    }
     /**
      * Configuration written so far in the call ({@code git config alias.p push}), as {@code KEY=VALUE}, in run
      * order: the git commands after it read it as {@code -c KEY=VALUE} (git-config(1)).
@@ -365,7 +382,40 @@ final class UnwrapPass {
         }
         String written = reading.configurationWritten();
         if (written != null) configurationWritten.add(written);
+        ProgramSchemas.Schema schema = reading.schema();
+        if (schema == null || schema.config() == null) return;
+        // configuration written earlier in the call (npm config set, npm pkg set, gh alias set, a write to .npmrc)
+        // may change what this run of the program runs: unknown, and it may choose what runs
+        for (ConfigWrites.Write w : programWrites.getOrDefault(schema.file(), List.of())) {
+            if (!w.changesWhatRuns()) continue;
+            sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), w.key(),
+                    "configuration " + w.key() + " written earlier in the call", true));
+        }
+        if (!schema.config().files().isEmpty()) {
+            for (Redirect r : sink.redirects) {
+                if (!r.isOutput() || r.isFdDuplication() || r.getCommandId() == sc.getId()) continue;
+                String target = r.getResolvedPath() != null ? r.getResolvedPath() : r.getTarget();
+                if (ConfigWrites.isConfigFile(schema, target) || ConfigWrites.isConfigFile(schema, r.getTarget())) {
+                    sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), r.getTarget(),
+                            "configuration file " + r.getTarget() + " written earlier in the call", true));
+                }
+            }
+            for (PathOperand o : sink.pathOperands) {
+                if (o.getCommandId() == sc.getId()
+                        || !("write".equals(o.getAccess()) || "create".equals(o.getAccess()))) continue;
+                String target = o.getResolvedPath() != null ? o.getResolvedPath() : o.getWord();
+                if (ConfigWrites.isConfigFile(schema, target) || ConfigWrites.isConfigFile(schema, o.getWord())) {
+                    sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), o.getWord(),
+                            "configuration file " + o.getWord() + " written earlier in the call", true));
+                }
+            }
+        }
+        List<ConfigWrites.Write> writes = reading.configWrites();
+        if (!writes.isEmpty()) programWrites.computeIfAbsent(schema.file(), f -> new ArrayList<>()).addAll(writes);
     }
+
+    /** Configuration keys written so far in the call, by the schema file of the program that reads them. */
+    private final Map<String, List<ConfigWrites.Write>> programWrites = new java.util.HashMap<>();
 
     /**
      * Makes a sub-command fact, final as made: while an inline script's commands are extracted, a command no
@@ -426,7 +476,7 @@ final class UnwrapPass {
         // Payloads are reached through this wrapper, not linked to an enclosing inline script's shell.
         reach = new Reach(u.privileged() ? sc.getId() : reach.privilegeId(), null, reach.wrapperDepth() + 1,
                 reach.inCandidate(), reach.otherDirectory() || u.changesDirectory(), reach.findPaths(),
-                reach.xargsReplace());
+                reach.xargsReplace(), reach.remote() || u.remote());
         try {
             unwrapPayloads(sc, u, args, r, evaluated);
         } finally {
@@ -518,7 +568,7 @@ final class UnwrapPass {
                 findPaths = null;
             }
             reach = new Reach(reach.privilegeId(), reach.inline(), reach.wrapperDepth(), reach.inCandidate(),
-                    reach.otherDirectory(), findPaths, xargsReplace);
+                    reach.otherDirectory(), findPaths, xargsReplace, reach.remote());
             later.operands(payload, reading, reach, r.pipe());
             reach = reach.withCandidate(reach.inCandidate() || p.candidate());
             try {

@@ -90,11 +90,28 @@ public final class WrapperGrammar {
      * @param runner             a runner ({@code npx}, {@code ssh}, {@code docker exec}, {@code parallel}: the
      *                           schema's reader {@code runner} or {@code parallel}): an allow rule for the runner as
      *                           written approves the commands it runs that no rule denies or asks (wrappers.drl)
+     * @param remote             the payloads run on another machine, or in a container, VM or another root
+     *                           (the schema's {@code payload.remote}): their paths name files there, so the path pass
+     *                           does not judge them against the local file rules
      */
     public record Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                             List<String> implicitPayload, List<Action> actions, boolean privileged,
                             boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
-                            String replaceString, boolean readsStandardInput, boolean runner) {
+                            String replaceString, boolean readsStandardInput, boolean runner, boolean remote) {
+        /** Payloads that run here. */
+        public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
+                         List<String> implicitPayload, List<Action> actions, boolean privileged,
+                         boolean ownRuleRequired, List<Output> outputs, boolean changesDirectory,
+                         String replaceString, boolean readsStandardInput, boolean runner) {
+            this(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged, ownRuleRequired,
+                    outputs, changesDirectory, replaceString, readsStandardInput, runner, false);
+        }
+
+        /** The same reading, its payloads running elsewhere when {@code remote}. */
+        Unwrapped withRemote(boolean remote) {
+            return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, runner, remote);
+        }
         /** Not a runner. */
         public Unwrapped(String kind, List<Payload> payloads, boolean appendsArguments, boolean replaceMode,
                          List<String> implicitPayload, List<Action> actions, boolean privileged,
@@ -107,7 +124,7 @@ public final class WrapperGrammar {
         /** The same reading as a runner's. */
         Unwrapped asRunner() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, true);
+                    ownRuleRequired, outputs, changesDirectory, replaceString, readsStandardInput, true, remote);
         }
 
         /** An unprivileged wrapper with no output files that keeps the working directory. */
@@ -136,7 +153,7 @@ public final class WrapperGrammar {
 
         Unwrapped withOwnRule() {
             return new Unwrapped(kind, payloads, appendsArguments, replaceMode, implicitPayload, actions, privileged,
-                    true, outputs, changesDirectory, replaceString, readsStandardInput, runner);
+                    true, outputs, changesDirectory, replaceString, readsStandardInput, runner, remote);
         }
 
         Unwrapped inOtherDirectory(boolean moved) {
@@ -213,7 +230,10 @@ public final class WrapperGrammar {
         if (schema.language() != null) return ProgramText.read(schema, a).unwrapped();
         // a runner at the program's level or at one of its subcommands (npm exec, docker exec): RunnerReader
         if (RunnerReader.isRunner(schema.payload()) || schema.payload() == null) {
-            return RunnerReader.read(name, schema, a);
+            Unwrapped u = RunnerReader.read(name, schema, a);
+            // a program that runs commands through options of its own (sort --compress-program, tar -I, rsync -e)
+            if (u == null && schema.payload() == null) return OptionPayloads.read(name, schema, a);
+            return u;
         }
         // the reader the program's schema names (programs/NAME.json "payload")
         return switch (schema.payload().reader()) {
@@ -737,19 +757,41 @@ public final class WrapperGrammar {
 
     /** Primaries with no argument (findutils 4.9.0 {@code find/parser.c} parse_table, the leading dash removed). */
     private static final Set<String> FIND_NO_ARGUMENT = Set.of("!", "not", "(", ")", ",", "a", "and", "o", "or",
-            "daystart", "delete", "d", "depth", "empty", "executable", "follow", "ignore_readdir_race", "ls", "mount",
+            "daystart", "delete", "d", "empty", "executable", "follow", "ignore_readdir_race", "ls", "mount",
             "noleaf", "nogroup", "nouser", "noignore_readdir_race", "nowarn", "warn", "print", "print0", "prune",
-            "quit", "readable", "writable", "xdev", "true", "false");
+            "quit", "readable", "writable", "xdev", "true", "false",
+            // bfs 2.6.1 (bfs(1), bfs --help; Claude Code's find is bfs): its primaries GNU find lacks
+            "exclude", "color", "nocolor", "nohidden", "hidden", "status", "unique", "acl", "capable", "sparse",
+            "xattr", "printx", "rm");
     /** Primaries with one argument. */
     private static final Set<String> FIND_ONE_ARGUMENT = Set.of("amin", "anewer", "atime", "cmin", "cnewer",
             "context", "ctime", "files0-from", "fls", "fprint", "fprint0", "fstype", "gid", "group", "ilname", "iname",
             "inum", "ipath", "iregex", "iwholename", "links", "lname", "maxdepth", "mindepth", "mmin", "mtime", "name",
             "newer", "path", "perm", "printf", "regex", "regextype", "samefile", "size", "type", "uid", "used", "user",
-            "wholename", "xtype");
+            "wholename", "xtype",
+            // bfs 2.6.1: -[aBcm]since TIME, -since TIME, -Bmin/-Bnewer/-Btime, -xattrname NAME
+            "since", "asince", "Bsince", "csince", "msince", "Bmin", "Bnewer", "Btime", "xattrname");
+    /** bfs 2.6.1 primaries with an optional numeric argument ({@code -depth [-+]N}, {@code -exit [STATUS]}). */
+    private static final Set<String> FIND_OPTIONAL_NUMBER = Set.of("depth", "exit");
     /** Primaries that print help or the version and exit while the expression is parsed: nothing runs. */
     private static final Set<String> FIND_EXITS = Set.of("help", "-help", "version", "-version");
     private static final Set<String> FIND_EXEC = Set.of("-exec", "-execdir", "-ok", "-okdir");
+    /** bfs 2.6.1's leading flags without a value (before the starting points, as -H -L -P). */
+    private static final Set<String> BFS_LEADING_FLAGS = Set.of("-E", "-X", "-d", "-s", "-x");
     private static final Set<String> FIND_WRITES = Set.of("fprint", "fprint0", "fls");
+
+    /**
+     * The first word of a find expression that neither GNU find (findutils 4.9.0 {@code parse_table}) nor bfs 2.6.1
+     * (the find Claude Code runs) lists as a primary, an operator or a leading option: unknown, never harmless (the
+     * closed world, docs/PROGRAMS.md); a word only known at run time where a primary may stand is read as an action
+     * already ({@link #findActions}).
+     *
+     * @param argv a find command's words, {@code find} first (strings or {@link Arg}s)
+     * @return the word's index, or -1 when every primary is known
+     */
+    public static int findUnknownPrimary(List<?> argv) {
+        return new FindReader(args(argv)).read().unknownAt;
+    }
 
     /**
      * GNU find's command line (findutils 4.9.0): {@code process_leading_options} ({@code -H -L -P -D X -Olevel
@@ -768,6 +810,8 @@ public final class WrapperGrammar {
         boolean error;
         boolean moved;
         boolean exits;
+        /** The index of a word no find lists as a primary, or -1. */
+        int unknownAt = -1;
 
         FindReader(List<Arg> a) {
             this.a = a;
@@ -823,6 +867,14 @@ public final class WrapperGrammar {
                     i += 2;
                 } else if (t.startsWith("-O")) {
                     i++;
+                } else if (BFS_LEADING_FLAGS.contains(t)) {
+                    i++; // bfs -E -X -d -s -x
+                } else if (t.equals("-S")) {
+                    if (i + 1 >= n) {
+                        stop(i, true);
+                        return this;
+                    }
+                    i += 2; // bfs -S bfs|dfs|ids|eds
                 } else {
                     break;
                 }
@@ -875,7 +927,18 @@ public final class WrapperGrammar {
                     return this;
                 }
                 if (FIND_NO_ARGUMENT.contains(name)) {
-                    if (name.equals("delete")) actions.add(new Action(t, i, true, null));
+                    // bfs -rm is -delete (bfs(1))
+                    if (name.equals("delete") || name.equals("rm")) actions.add(new Action(t, i, true, null));
+                    i++;
+                    continue;
+                }
+                if (FIND_OPTIONAL_NUMBER.contains(name)) {
+                    // bfs: -depth N, -exit STATUS take the next word when it is a number
+                    if (i + 1 < n && a.get(i + 1).known() && a.get(i + 1).prefix().matches("[-+]?[0-9]+")) i++;
+                    else if (i + 1 < n && !a.get(i + 1).known() && !mayLookLikeExpression(a.get(i + 1))) {
+                        stop(i + 1, false);
+                        return this;
+                    }
                     i++;
                     continue;
                 }
@@ -902,6 +965,7 @@ public final class WrapperGrammar {
                     i = next;
                     continue;
                 }
+                unknownAt = i;
                 stop(i, true); // unknown predicate
                 return this;
             }

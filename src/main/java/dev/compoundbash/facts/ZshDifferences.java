@@ -61,7 +61,23 @@ public final class ZshDifferences {
     public static final Set<String> SPECIAL_PARAMETERS = Set.of("path", "fpath", "FPATH", "module_path",
             "MODULE_PATH", "cdpath", "NULLCMD", "READNULLCMD", "ZDOTDIR", "PS1", "PS2", "PS3", "PS4", "PROMPT",
             "PROMPT2", "PROMPT3", "PROMPT4", "RPROMPT", "RPS1", "RPROMPT2", "RPS2", "histchars", "HISTCHARS",
-            "manpath", "MANPATH", "mailpath", "MAILPATH", "watch", "WATCH", "TMPPREFIX", "argv");
+            "manpath", "MANPATH", "mailpath", "MAILPATH", "watch", "WATCH", "TMPPREFIX", "argv",
+            // the zsh/parameter module's tables: what a name runs (commands is the command hash table, functions
+            // and the alias tables define code), which options are on, named directories (zsh manual 22.21)
+            "commands", "functions", "functions_source", "aliases", "galiases", "saliases", "dis_aliases",
+            "dis_galiases", "dis_saliases", "dis_functions", "dis_builtins", "dis_reswords", "builtins", "reswords",
+            "options", "nameddirs", "userdirs", "modules", "parameters", "widgets", "zsh_scheduled_events");
+
+    /**
+     * zsh builtins that change what later commands run or how they are read, whatever their words: options
+     * ({@code setopt}/{@code unsetopt}: {@code unsetopt noequals} turns {@code =rm} back into {@code /usr/bin/rm}),
+     * the tables of names ({@code unhash}, {@code disable}, {@code enable}, {@code unfunction}, {@code autoload},
+     * {@code functions}), modules and emulation (zsh manual 17 "Shell Builtin Commands"). {@code hash} is read on its
+     * own: only its listing forms leave the table as it is.
+     */
+    static final Set<String> STATE_BUILTINS = Set.of("setopt", "unsetopt", "unhash", "disable", "enable",
+            "unfunction", "autoload", "functions", "emulate", "zmodload", "bindkey", "zle", "sched", "zstyle",
+            "compdef", "zcompile", "zformat");
 
     /** Function names zsh calls by itself (zsh manual 9.3, 9.3.1 "Hook Functions", 9.3.2 "Trap Functions"). */
     private static final Pattern CALLED_BY_NAME = Pattern.compile(
@@ -155,6 +171,38 @@ public final class ZshDifferences {
                 WordValue v = WordValue.of(w, source);
                 if (!v.isStatic() || v.value().indexOf('\\') >= 0) {
                     out.add("the echo argument " + text(w, source) + ", whose escapes zsh's echo reads");
+                    break;
+                }
+            }
+        }
+        if (program.equals("-") || program.equals("nocorrect") || program.equals("noglob")
+                && s.words().size() > 1 && text(s.words().get(1), source).equals("-")) {
+            // - CMD runs CMD with a dash before its argv[0] (zsh manual 6.2 "Precommand Modifiers")
+            out.add("the precommand modifier " + program + ", which runs the words after it as a command in zsh");
+        }
+        for (int i = 0; i < s.words().size(); i++) {
+            // builtin -, exec -, command -: the precommand modifier after another one
+            String t = text(s.words().get(i), source);
+            if (i > 0 && t.equals("-") && Set.of("builtin", "exec", "command", "noglob", "nocorrect", "-")
+                    .contains(text(s.words().get(i - 1), source))) {
+                out.add("the precommand modifier - after " + text(s.words().get(i - 1), source));
+            }
+        }
+        String state = program;
+        for (int i = 0; i + 1 < s.words().size() && Set.of("builtin", "command", "noglob", "nocorrect", "-", "exec")
+                .contains(state); i++) {
+            state = text(s.words().get(i + 1), source);
+        }
+        if (STATE_BUILTINS.contains(state)) {
+            out.add("\"" + state + "\", which changes zsh's state for what follows");
+        } else if (state.equals("hash")) {
+            // hash NAME=PATH binds NAME, hash -d NAME=DIR a named directory; -r empties the table, -L and a bare
+            // hash list it (zsh manual 17: hash)
+            for (Word w : s.words()) {
+                String t = text(w, source);
+                if (t.indexOf('=') > 0 || t.startsWith("-") && !t.equals("-r") && !t.equals("-L") && !t.equals("-")
+                        && !t.equals("--")) {
+                    out.add("\"hash " + t + "\", which binds a name in zsh's tables");
                     break;
                 }
             }

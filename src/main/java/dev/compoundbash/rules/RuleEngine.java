@@ -133,17 +133,70 @@ public final class RuleEngine {
         return load(userFiles, null, false);
     }
 
+    /**
+     * The built-in half of a load: the DRL sources, their packages, their rules' index and a KieBase holding them
+     * (not yet shared: the user's packages may still be added).
+     */
+    private record BuiltInBase(Map<String, byte[]> sources, Collection<KiePackage> packages, List<RuleInfo> infos,
+                               InternalKnowledgeBase kbase) {
+        static BuiltInBase load(boolean precompiled) {
+            Map<String, byte[]> sources = builtInSources();
+            Collection<KiePackage> builtIn = precompiled ? PackageCache.readBuiltIn(PackageCache.key(sources)) : null;
+            if (builtIn == null) builtIn = compileBuiltIn(sources);
+            List<RuleInfo> infos = new ArrayList<>();
+            for (Map.Entry<String, byte[]> e : sources.entrySet()) {
+                indexRules(new String(e.getValue(), StandardCharsets.UTF_8), e.getKey(), infos);
+            }
+            InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
+            kbase.addPackages(builtIn);
+            return new BuiltInBase(sources, builtIn, infos, kbase);
+        }
+    }
+
+    /** The built-in half loading ahead ({@link #loadBuiltInAhead}); taken by the next load, once. */
+    private static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<BuiltInBase>>
+            AHEAD = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /**
+     * Starts loading the built-in rules (reading the packages compiled at build time, building their KieBase) on a
+     * background thread, for the next {@link #load(List, Path)} of this process to take: the cold hook runs it while
+     * the JVM reads its input, its settings and the user's rule files (issue 20, finding 4). Does nothing when a
+     * load ahead is already under way or waiting. A failure there is not reported: the load then does the work
+     * itself (and reports it).
+     */
+    public static void loadBuiltInAhead() {
+        java.util.concurrent.CompletableFuture<BuiltInBase> f = new java.util.concurrent.CompletableFuture<>();
+        if (!AHEAD.compareAndSet(null, f)) return;
+        Thread t = new Thread(() -> {
+            try {
+                f.complete(BuiltInBase.load(true));
+            } catch (Throwable e) {
+                f.completeExceptionally(e);
+            }
+        }, "compound-bash-rules-ahead");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The built-in half loaded ahead, when one was started and did not fail; else null. */
+    private static BuiltInBase takeAhead() {
+        java.util.concurrent.CompletableFuture<BuiltInBase> f = AHEAD.getAndSet(null);
+        if (f == null) return null;
+        try {
+            return f.join();
+        } catch (RuntimeException e) { // CompletionException, CancellationException: load it here
+            return null;
+        }
+    }
+
     private static RuleEngine load(List<Path> userFiles, Path cacheDir, boolean precompiled) {
         List<String> errors = new ArrayList<>();
-        List<RuleInfo> infos = new ArrayList<>();
-        Map<String, byte[]> sources = builtInSources();
-        Collection<KiePackage> builtIn = precompiled ? PackageCache.readBuiltIn(PackageCache.key(sources)) : null;
-        if (builtIn == null) builtIn = compileBuiltIn(sources);
-        for (Map.Entry<String, byte[]> e : sources.entrySet()) {
-            indexRules(new String(e.getValue(), StandardCharsets.UTF_8), e.getKey(), infos);
-        }
-        InternalKnowledgeBase kbase = KnowledgeBaseFactory.newKnowledgeBase();
-        kbase.addPackages(builtIn);
+        BuiltInBase base = precompiled ? takeAhead() : null;
+        if (base == null) base = BuiltInBase.load(precompiled);
+        Map<String, byte[]> sources = base.sources();
+        Collection<KiePackage> builtIn = base.packages();
+        List<RuleInfo> infos = new ArrayList<>(base.infos());
+        InternalKnowledgeBase kbase = base.kbase();
         boolean user = false;
         for (Path file : userFiles) {
             byte[] bytes;

@@ -217,13 +217,23 @@ public final class SettingsLoader {
                 acc.unreadable(file + ": not a regular file, skipped");
                 return;
             }
-            byte[] bytes = readBounded(file);
-            if (bytes == null) {
-                acc.unreadable(file + ": larger than " + MAX_FILE_BYTES + " bytes, skipped");
-                return;
+            // The stamp before the read: a file changed while it is read is read again next time (FileMemo).
+            List<Object> stamp = FileMemo.stamp(file);
+            Read kept = READ.get(file, stamp);
+            if (kept == null) {
+                byte[] bytes = readBounded(file);
+                if (bytes == null) {
+                    acc.unreadable(file + ": larger than " + MAX_FILE_BYTES + " bytes, skipped");
+                    return;
+                }
+                String text = decodeUtf8(bytes);
+                List<String> warnings = new ArrayList<>();
+                Parsed p = parse(file, text, warnings);
+                kept = new Read(p, List.copyOf(warnings));
+                READ.put(file, stamp, kept);
             }
-            String text = decodeUtf8(bytes);
-            parsed = parse(file, text, acc.warnings);
+            acc.warnings.addAll(kept.warnings());
+            parsed = kept.parsed();
         } catch (CharacterCodingException ex) {
             acc.unreadable(file + ": not valid UTF-8, skipped");
             return;
@@ -375,7 +385,18 @@ public final class SettingsLoader {
      */
     private record Parsed(List<List<String>> lists, Boolean managedRulesOnly, Boolean writesInDefaultMode,
                           boolean blockReadsOutside) {
+        /** Copies the lists: a parse is kept across calls ({@link #READ}) and must not change. */
+        Parsed {
+            lists = lists.stream().map(List::copyOf).toList();
+        }
     }
+
+    /** One file's parse (null when structurally wrong) and the warnings the parse gave. */
+    private record Read(Parsed parsed, List<String> warnings) {
+    }
+
+    /** The parses of unchanged files, kept across calls of the warm evaluator. */
+    private static final FileMemo<Read> READ = new FileMemo<>();
 
     /** Claude Code's setting that asks before every read outside the working directories. */
     public static final String BLOCK_READS_KEY = "blockReadsOutsideWorkingDirectories";

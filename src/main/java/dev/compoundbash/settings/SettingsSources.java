@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where the Claude Code settings files are on this machine: the directories {@link SettingsLoader#loadFrom(SettingsSources)}
@@ -32,6 +33,11 @@ public record SettingsSources(Path managedDir, Path userDir, Path projectDir, Pa
     public SettingsSources(Path managedDir, Path userDir, Path projectDir, Path gitRoot, List<String> warnings) {
         this(managedDir, userDir, projectDir, gitRoot, warnings, true);
     }
+
+    /** Each global config's directories with {@code hasTrustDialogAccepted}, while the file is unchanged. */
+    private static final FileMemo<Set<String>> TRUSTED = new FileMemo<>();
+    private static final com.fasterxml.jackson.databind.ObjectMapper TRUST_READER =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** The managed settings directory on Linux and WSL. */
     public static final Path LINUX_MANAGED_DIR = Path.of("/etc/claude-code");
@@ -96,10 +102,22 @@ public record SettingsSources(Path managedDir, Path userDir, Path projectDir, Pa
     static boolean trusted(Path globalConfig, Path project) {
         try {
             if (!java.nio.file.Files.isRegularFile(globalConfig)) return false;
-            com.fasterxml.jackson.databind.JsonNode projects = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(globalConfig.toFile()).path("projects");
+            // Claude Code's global config is often large: its trusted directories are kept while it is unchanged.
+            List<Object> stamp = FileMemo.stamp(globalConfig);
+            Set<String> trusted = TRUSTED.get(globalConfig, stamp);
+            if (trusted == null) {
+                com.fasterxml.jackson.databind.JsonNode projects = TRUST_READER.readTree(globalConfig.toFile())
+                        .path("projects");
+                Set<String> read = new java.util.HashSet<>();
+                for (var it = projects.fields(); it.hasNext(); ) {
+                    var e = it.next();
+                    if (e.getValue().path("hasTrustDialogAccepted").asBoolean(false)) read.add(e.getKey());
+                }
+                trusted = Set.copyOf(read);
+                TRUSTED.put(globalConfig, stamp, trusted);
+            }
             for (Path p = project.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
-                if (projects.path(p.toString()).path("hasTrustDialogAccepted").asBoolean(false)) return true;
+                if (trusted.contains(p.toString())) return true;
             }
             return false;
         } catch (java.io.IOException | RuntimeException ex) {

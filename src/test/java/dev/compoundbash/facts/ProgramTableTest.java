@@ -41,6 +41,37 @@ class ProgramTableTest {
         return ops.stream().filter(ProgramTable.Operand::recursive).map(o -> o.arg().text()).toList();
     }
 
+    /**
+     * git's subcommands name the files of their {@code paths.subcommands} entry (git.json): message files read,
+     * outputs written, {@code REV:PATH} read, staging read below its operands, {@code --prefix} completed to the
+     * protected directories (git 2.39: {@code checkout-index --prefix=.cla ude/x} wrote {@code .claude/x}).
+     */
+    @Test
+    void gitSubcommandsNameTheirFiles() {
+        assertThat(words(operands("git", "commit", "-F", ".env"), "read")).containsExactly(".env");
+        assertThat(words(operands("git", "commit", "-m", "msg"), "read")).isEmpty();
+        assertThat(words(operands("git", "show", ":.env", "HEAD"), "read")).containsExactly(".env");
+        assertThat(words(operands("git", "show", ":0:.env"), "read")).containsExactly(".env");
+        assertThat(words(operands("git", "show", "HEAD:./src/a"), "read")).containsExactly("src/a");
+        assertThat(recursive(operands("git", "add", "-A"))).containsExactly(".");
+        assertThat(recursive(operands("git", "add", "src"))).containsExactly("src");
+        assertThat(recursive(operands("git", "grep", "--untracked", "x"))).containsExactly(".");
+        assertThat(recursive(operands("git", "grep", "x"))).isEmpty();
+        assertThat(recursive(operands("git", "diff", "--no-index", ".", "sub"))).contains(".", "sub");
+        assertThat(recursive(operands("git", "stash", "-u"))).containsExactly(".");
+        assertThat(recursive(operands("git", "stash"))).isEmpty();
+        assertThat(words(operands("git", "clone", "-b", "main", "url", "dir"), "write")).containsExactly("dir");
+        assertThat(words(operands("git", "clone", "url"), "write")).isEmpty();
+        assertThat(words(operands("git", "worktree", "add", "-b", "x", "w", "HEAD"), "write")).containsExactly("w",
+                "HEAD");
+        assertThat(words(operands("git", "archive", "-o", "x.tar", "HEAD"), "write")).containsExactly("x.tar");
+        assertThat(words(operands("git", "checkout-index", "--prefix=.cla", "ude/x"), "write")).contains(".cla",
+                ".claude/", "ude/x");
+        assertThat(words(operands("git", "checkout-index", "--prefix=build/", "-a"), "write"))
+                .containsExactly("build/");
+        assertThat(words(operands("git", "status"), "read")).isEmpty();
+    }
+
     /** grep reads below a directory with -r, -R, -d recurse (spelled any way getopt_long takes); rg always. */
     @Test
     void recursiveReadsAreMarked() {
@@ -173,13 +204,33 @@ class ProgramTableTest {
             if (spellings.isEmpty()) continue;
             String help = help(e.getKey());
             if (help == null) continue;
-            help += man(e.getKey()) + (e.getKey().equals("git") ? man("git-diff") : "");
+            // git: the manuals of the subcommands whose options the path table names (diff --output, blame --contents ...)
+            help += man(e.getKey()) + (e.getKey().equals("git")
+                    ? man("git-diff") + man("git-blame") + man("git-ls-files") + man("git-add") : "");
             if (e.getKey().endsWith("awk") && !help(e.getKey(), "--version").contains("GNU Awk")) continue;
             checked++;
             for (String s : spellings) {
                 if (!Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(s) + "([\\s,=\\[\\]]|$)", Pattern.MULTILINE)
                         .matcher(help).find()) missing.add(e.getKey() + " " + s);
             }
+            }
+        }
+        // git's paths.subcommands: each option is one the subcommand's manual lists (git-SUB(1), diff options too)
+        ProgramSchemas.Paths git = ProgramSchemas.of("git").paths();
+        for (Map.Entry<String, ProgramSchemas.SubcommandPaths> e : git.subcommands().entrySet()) {
+            String page = man("git-" + e.getKey());
+            if (page.isEmpty()) continue;
+            page += man("git-diff");
+            checked++;
+            List<String> spellings = new ArrayList<>();
+            e.getValue().options().keySet().forEach(k -> spellings.addAll(List.of(k.split("\\|"))));
+            for (String f : e.getValue().recursive()) {
+                for (String g : f.split(" \\+ ")) if (!g.isBlank()) spellings.addAll(List.of(g.trim().split("\\|")));
+            }
+            for (String s : spellings) {
+                // a value written attached in the manual too: -o<directory> (git-mailsplit(1))
+                if (!Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(s) + "([\\s,=<\\[\\]]|$)", Pattern.MULTILINE)
+                        .matcher(page).find()) missing.add("git " + e.getKey() + " " + s);
             }
         }
         assertThat(missing).isEmpty();

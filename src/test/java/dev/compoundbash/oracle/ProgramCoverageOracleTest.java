@@ -208,4 +208,81 @@ class ProgramCoverageOracleTest {
         assertThat(fresh).as("options --help lists that the schema neither models nor makes unapprovable "
                 + "(program, option, schema file; target/coverage-oracle.txt)").isEmpty();
     }
+
+    /**
+     * The closed world under the user's own allow rule (issue 18): for every installed program of the schemas and
+     * every option its {@code --help} lists, {@code PROG OPTION [ARG] data.txt} under allow {@code Bash(PROG *)} and
+     * deny {@code Bash(rm *)} is either modelled by the schema or not {@code allow}: an option the schema does not
+     * list may pick what runs ({@code sort --compress-program=rm}), and Claude Code would approve it by the allow rule
+     * once the hook defers. Programs whose schema has no option table and puts them in an always-safe or safe-builtin
+     * tier are counted apart, as above. Known gaps: {@code src/test/resources/coverage/known-gaps-allow.txt}; counts
+     * to {@code target/coverage-oracle-allow.txt}. Budget {@code -Dcoverage.options} as above.
+     */
+    @Test
+    void everyListedOptionIsModelledOrNotAllowedUnderTheProgramsAllowRule() throws IOException {
+        int budget = Integer.getInteger("coverage.options", 25);
+        RuleEngine engine = RuleEngine.load(List.of());
+        Path cwd = Files.createDirectories(Path.of("target", "coverage-oracle")).toAbsolutePath();
+        Files.writeString(cwd.resolve("data.txt"), "x\n");
+        Set<String> known = new TreeSet<>();
+        Path gaps = Path.of("src/test/resources/coverage/known-gaps-allow.txt");
+        if (Files.exists(gaps))
+            for (String l : Files.readAllLines(gaps)) if (!l.isBlank() && !l.startsWith("#")) known.add(l.strip());
+        Set<String> failures = new TreeSet<>();
+        StringBuilder report = new StringBuilder("# program\tlisted\tchecked\tmodelled\tnot-allowed\ttier\tfailures\n");
+        int tChecked = 0, tFail = 0, programs = 0, tTier = 0;
+        Set<String> seen = new LinkedHashSet<>();
+        for (ProgramSchemas.Schema s : new TreeMap<>(ProgramSchemas.all()).values()) {
+            if (!seen.add(s.file())) continue;
+            String name = s.name();
+            if (onPath(name) == null || name.contains("/")) continue;
+            List<String> unparsed = new ArrayList<>();
+            List<Listed> listed = parse(run(cwd, name, "--help"), unparsed);
+            if (listed.isEmpty()) listed = parse(run(cwd, name, "-h"), new ArrayList<>());
+            if (listed.isEmpty()) continue;
+            programs++;
+            PermissionSettings rules = new PermissionSettings(List.of("Bash(" + name + " *)"), List.of(),
+                    List.of("Bash(rm *)"), List.of(), List.of(), List.of());
+            Set<String> model = modelled(s);
+            boolean wholeTier = s.options() == null && s.tier() != null && ProgramSchemas.TIERS.contains(s.tier().tier());
+            int checked = 0, mod = 0, not = 0, fail = 0, tier = 0;
+            for (Listed o : listed) {
+                if (budget > 0 && checked >= budget) break;
+                checked++;
+                if (model.contains(o.spelling())) {
+                    mod++;
+                    continue;
+                }
+                String command = name + " " + (o.arity() == 1
+                        ? (o.spelling().startsWith("--") ? quote(o.spelling() + "=x") : quote(o.spelling()) + " x")
+                        : quote(o.spelling())) + " data.txt";
+                String outcome = Decider.decide(new Decider.Call(command, cwd.toString(), null, rules, null), engine)
+                        .outcome();
+                if (!outcome.equals("allow")) {
+                    not++;
+                } else if (wholeTier) {
+                    tier++;
+                } else {
+                    fail++;
+                    failures.add(name + "\t" + o.spelling() + "\t" + s.file());
+                }
+            }
+            tChecked += checked;
+            tFail += fail;
+            tTier += tier;
+            report.append(name).append('\t').append(listed.size()).append('\t').append(checked).append('\t')
+                    .append(mod).append('\t').append(not).append('\t').append(tier).append('\t').append(fail)
+                    .append('\n');
+        }
+        report.append("# total: ").append(programs).append(" programs, ").append(tChecked).append(" options checked, ")
+                .append(tFail).append(" allowed unmodelled under Bash(PROG *) + deny Bash(rm *) (")
+                .append(failures.stream().filter(known::contains).count()).append(" known), ").append(tTier)
+                .append(" approved by an always-safe tier\n");
+        for (String f : failures) report.append(known.contains(f) ? "known\t" : "NEW\t").append(f).append('\n');
+        Files.writeString(Path.of("target", "coverage-oracle-allow.txt"), report.toString());
+        Set<String> fresh = new TreeSet<>(failures);
+        fresh.removeAll(known);
+        assertThat(fresh).as("options --help lists that the schema does not model and that an allow rule for the "
+                + "program approves while a deny rule is in force (target/coverage-oracle-allow.txt)").isEmpty();
+    }
 }
