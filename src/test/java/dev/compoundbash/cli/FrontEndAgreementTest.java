@@ -131,6 +131,7 @@ class FrontEndAgreementTest {
                 args.add("--permission-mode");
                 args.add(c.permissionMode());
             }
+            args.add("--"); // a command may start with a dash (zsh's precommand modifier: - rm x)
             args.add(c.command());
             int rc = new CommandLine(new ExplainCommand()).execute(args.toArray(String[]::new));
             assertThat(rc).isZero();
