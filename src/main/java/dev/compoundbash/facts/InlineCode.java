@@ -109,8 +109,10 @@ final class InlineCode {
                 break;
             }
             if (!w.startsWith("-")) return out;
-            // an option taking the next word as its value (python -W X, -X X; perl -I DIR; node -r MOD; ...)
-            if (w.matches("-[WXIrC]|--require|--import|--loader|--check-hash-based-pycs")) i++;
+            if (language.equals("python") && w.equals("-m")) return out; // python3 -m MODULE: the module is the script
+            // the closed world: the interpreter's options have no table here, and some load or run code of their
+            // own (perl -M, node --require/--import, python -X, perl -i writes files): each one is unknown
+            return List.of(Arg.unknown("(the " + language + " option " + w + ", which the hook does not model)"));
         }
         return List.of(Arg.unknown("(code read from standard input)"));
     }
@@ -233,6 +235,12 @@ final class InlineCode {
                     String w = a.prefix();
                     if (w.startsWith("--shell=")) {
                         out.add(Arg.unknown("(capsh --shell: another shell)"));
+                        return out;
+                    }
+                    // the closed world: capsh has no option table, and its options change the root, the user,
+                    // the capabilities or the program run (--chroot, --user, --forkfor): each one is unknown
+                    if (w.startsWith("-") && !w.equals("--") && !w.equals("==")) {
+                        out.add(Arg.unknown("(capsh " + w + ": an option the hook does not follow)"));
                         return out;
                     }
                     if (w.equals("==")) {
