@@ -39,16 +39,8 @@ public final class Main {
         if (hook) {
             // The built-in rules load on another core while this thread reads the input, settings and rule files.
             dev.compoundbash.rules.RuleEngine.loadBuiltInAhead();
-            // So do the program schemas (about a hundred JSON files) the fact extraction reads on first use.
-            Thread schemas = new Thread(() -> {
-                try {
-                    dev.compoundbash.facts.ProgramSchemas.all();
-                } catch (Throwable e) {
-                    // the extraction loads them itself, and meets the same problem there
-                }
-            }, "compound-bash-schemas-ahead");
-            schemas.setDaemon(true);
-            schemas.start();
+            // (The program schemas are not loaded ahead on another thread: their class initialisation and the
+            // extraction's, run at once on two threads, can deadlock; measured: cold calls hung in WarmPathTest.)
             System.setOut(System.err);
             Map<String, String> env = hookEnvironment(System.getenv(), agentHook ? args[2] : null);
             long budget = Long.getLong("compoundbash.budgetMillis", 0);
