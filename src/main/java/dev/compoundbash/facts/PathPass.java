@@ -302,7 +302,7 @@ final class PathPass {
                         boolean named = true;
                         for (java.nio.file.PathMatcher m : names) named &= m.matches(file.getFileName());
                         if (attrs.isSymbolicLink() && named) {
-                            PathResolver.Result r = paths.resolve(Arg.literal(file.toString()), bases, Map.of());
+                            PathResolver.Result r = paths.resolve(Arg.literal(file.toString()), bases);
                             if (!r.status().equals(PathOperand.INSIDE)) {
                                 ok[0] = false;
                                 return java.nio.file.FileVisitResult.TERMINATE;

@@ -79,15 +79,15 @@ public final class PathResolver {
     }
 
     /**
-     * Resolves one word.
+     * Resolves one word that holds no loop variable, to its worst reading (a word of loop variables has several:
+     * {@link #readings}).
      *
      * @param a      the word
      * @param bases  the directories a relative path may be taken against (the start directory first); null when
      *               an earlier directory change went somewhere only known at run time
-     * @param loops  values of the loop variables in scope ({@code for f in a b}: f is a or b), by name
      * @return the result; never null
      */
-    public Result resolve(Arg a, List<Path> bases, Map<String, List<Arg>> loops) {
+    public Result resolve(Arg a, List<Path> bases) {
         if (a.isStatic()) {
             if (a.brace()) return Result.unknown("a brace expansion");
             return text(a.text(), a.glob(), bases);
@@ -99,27 +99,6 @@ public final class PathResolver {
         if (a.homeSuffix() != null) {
             if (home == null) return Result.unknown("the home directory is not known");
             return text(home + a.homeSuffix(), false, bases);
-        }
-        // "$f" of a loop variable is each loop word as it is; an unquoted $f is split and globbed again (Bash
-        // Reference Manual §3.5.7, §3.5.8: for f in 'a .env' makes cat $f read a and .env), so it is left to the
-        // pieces below, which take a loop word only when splitting and globbing leave it as it is
-        if (a.variable() != null && !a.many() && loops.containsKey(a.variable())) {
-            Result worst = new Result(PathOperand.INSIDE, null, null);
-            for (Arg v : loops.get(a.variable())) {
-                worst = worst.combine(resolve(v, bases, Map.of()));
-            }
-            return worst;
-        }
-        if (a.pieces() != null && !a.spliced()) {
-            List<String> texts = substituted(a.pieces(), loops, v -> globWords(v, bases));
-            if (texts != null) {
-                Result worst = new Result(PathOperand.INSIDE, null, null);
-                for (String t : texts) {
-                    Result r = text(t, false, bases);
-                    if (r.worseThan(worst)) worst = r;
-                }
-                return worst;
-            }
         }
         if (a.spliced()) return Result.unknown("a wrapper splices a path only known at run time into it");
         return Result.unknown("its path is only known at run time");
@@ -133,18 +112,18 @@ public final class PathResolver {
      * @param a     the word
      * @param bases the directories a relative path may be taken against; null when unknown
      * @param loops values of the loop variables in scope, by name
-     * @return the readings, at least one; their {@link Result#combine} is {@link #resolve}'s result
+     * @return the readings, at least one (for a word of no loop variable, their worst is {@link #resolve}'s result)
      */
     public List<Result> readings(Arg a, List<Path> bases, Map<String, List<Arg>> loops) {
         if (a.isStatic()) {
-            if (a.brace()) return List.of(resolve(a, bases, loops));
+            if (a.brace()) return List.of(resolve(a, bases));
             return texts(a.text(), a.glob(), bases);
         }
         if (a.lead() && (a.text().startsWith("<(") || a.text().startsWith(">(")) && a.text().endsWith(")")) {
-            return List.of(resolve(a, bases, loops));
+            return List.of(resolve(a, bases));
         }
         if (a.homeSuffix() != null) {
-            if (home == null) return List.of(resolve(a, bases, loops));
+            if (home == null) return List.of(resolve(a, bases));
             return texts(home + a.homeSuffix(), false, bases);
         }
         if (a.variable() != null && !a.many() && loops.containsKey(a.variable())) {
@@ -169,7 +148,7 @@ public final class PathResolver {
                 return out;
             }
         }
-        return List.of(resolve(a, bases, loops));
+        return List.of(resolve(a, bases));
     }
 
     /** {@link #text}, one result per directory a relative path may be taken against. */
