@@ -176,7 +176,11 @@ final class SchemaReader {
                 // a word only known at run time where an option may stand: for a program that runs no command its
                 // words choose, it can only be one of the options listed (or a usage error); which files it names is
                 // the path pass's (a path only known at run time)
-                if (judge && schema.runsCommands()) {
+                // A program that runs commands is judged the same way at a subcommand's last level whose option
+                // tables are complete, declare no option that runs code, names a program or directory or takes
+                // configuration, and whose node runs nothing its words say (git status "$x", git rev-list $(...)):
+                // the subcommand is fixed, and the word can only be one of those options or an operand.
+                if (judge && schema.runsCommands() && (hasSubs || mayChooseWhatRuns(schema, path, tables))) {
                     unknowns.add(new Unknown(at, args.get(at).text(), "word only known at run time",
                             schema.runsCommands()));
                 }
@@ -348,6 +352,28 @@ final class SchemaReader {
     }
 
     /** The node a path of subcommand words names in a schema (a {@code sameAs} path, a runner's path), or null. */
+    /** The option roles by which a word chooses what runs, or where: a word that may be one of them is not inert. */
+    private static final Set<String> CHOOSING_ROLES = Set.of("script", "runs", "code", "config", "directory");
+
+    /**
+     * Whether a word only known at run time, at the last level {@code path} of a program that runs commands, may
+     * choose what it runs: at the program's own level always (its readers and wrappers judge it), and at a
+     * subcommand's level unless the level runs nothing its words say, and every table read there is complete (not
+     * {@code partial}) and declares no option of a choosing role.
+     */
+    private static boolean mayChooseWhatRuns(ProgramSchemas.Schema schema, List<String> path,
+                                             List<ProgramSchemas.OptionTable> tables) {
+        if (path.isEmpty()) return true;
+        ProgramSchemas.Node node = follow(schema, path);
+        if (node == null || node.runsCommands() || node.payload() != null || tables.isEmpty()) return true;
+        for (ProgramSchemas.OptionTable t : tables) {
+            if (t.partial()) return true;
+            for (ProgramSchemas.Declared d : t.declared()) if (CHOOSING_ROLES.contains(d.role())) return true;
+            for (String role : t.roles().values()) if (CHOOSING_ROLES.contains(role)) return true;
+        }
+        return false;
+    }
+
     static ProgramSchemas.Node follow(ProgramSchemas.Schema schema, List<String> words) {
         java.util.Map<String, ProgramSchemas.Node> subs = schema.subcommands();
         ProgramSchemas.Node n = null;
