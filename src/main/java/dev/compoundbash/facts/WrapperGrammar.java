@@ -274,6 +274,8 @@ public final class WrapperGrammar {
             case "sg" -> sg(a);
             case "busybox" -> busybox(a);
             case "parallel" -> parallel(a);
+            case "precommand" -> precommand(name, a);
+            case "emulate" -> emulate(a);
             default -> throw new IllegalStateException(schema.file() + ": unknown payload reader "
                     + schema.payload().reader());
         };
@@ -1346,6 +1348,32 @@ public final class WrapperGrammar {
      * {@code eval [--] ARG...}: the arguments joined by spaces are parsed as a script (bash(1) "eval"; {@code
      * no_options}: any other option is a usage error).
      */
+    /**
+     * zsh's precommand modifiers {@code noglob}, {@code nocorrect} and {@code -} (zsh manual 6.2 "Precommand
+     * Modifiers"): no options, the words after the modifier are the command; in bash no such command exists. Never
+     * approved without an allow rule of its own; deny and ask rules see the command.
+     */
+    private static Unwrapped precommand(String name, List<Arg> a) {
+        if (a.size() < 2) return null;
+        return argvPayload(name, a, 1).withOwnRule();
+    }
+
+    /**
+     * zsh's {@code emulate [-lLR] [MODE [-c CODE] ...]} (zsh manual 17 "emulate"): {@code -c CODE} runs CODE as
+     * shell code in that emulation; without it nothing runs.
+     */
+    private static Unwrapped emulate(List<Arg> a) {
+        for (int i = 1; i < a.size(); i++) {
+            if (!a.get(i).isStatic()) return shellUncertain("emulate", a, i).withOwnRule();
+            if (!a.get(i).prefix().equals("-c")) continue;
+            if (i + 1 >= a.size()) return null;
+            Payload s = new Payload(i + 1, i + 2, true, SCRIPT, List.of(texts(a, i + 1, i + 2).get(0)), List.of());
+            return new Unwrapped("emulate", List.of(s), false, false, List.of(), List.of(), false, true, List.of(),
+                    false);
+        }
+        return null;
+    }
+
     private static Unwrapped eval(List<Arg> a) {
         OptionGrammar.Parsed p = OptionGrammar.named("eval").parse(a, 1);
         if (!p.clean()) return shellUncertain("eval", a, p.end()).withOwnRule();

@@ -53,7 +53,24 @@ import java.util.regex.Pattern;
  *   <li>an assignment to a parameter that is special in zsh and changes what runs: {@code path}, {@code fpath},
  *       {@code module_path}, {@code cdpath}, {@code NULLCMD}, {@code READNULLCMD}, {@code ZDOTDIR}, the prompts;</li>
  *   <li>a function zsh calls by its name: {@code TRAP*}, {@code command_not_found_handler}, the hook functions;</li>
- *   <li>{@code cd}/{@code chdir}/{@code pushd} with two operands: zsh substitutes in {@code $PWD}.</li>
+ *   <li>{@code cd}/{@code chdir}/{@code pushd} with two operands: zsh substitutes in {@code $PWD}; and
+ *       {@code cd +N}/{@code cd -N}: an entry of zsh's directory stack, where bash reads a directory name or an
+ *       option;</li>
+ *   <li>zsh's own grammar ({@link Script#zshForms()}: {@code repeat}, {@code foreach}, short loops, anonymous
+ *       functions, {@code always}, {@code &|}, {@code =(...)}, ...), read by the parser so that deny rules see the
+ *       commands in it;</li>
+ *   <li>the hook arrays ({@code chpwd_functions}, {@code precmd_functions}, ...), whose functions zsh calls by
+ *       itself, and {@code ARGV0} and {@code STTY} in a command's environment (argv[0] of the program, an
+ *       {@code stty} run before it; zsh manual 15.6);</li>
+ *   <li>{@code set} with an option letter other than those meaning the same in both shells ({@code -e -u -x -v -n
+ *       -a -C -m}): zsh's letters name other options ({@code -y} SH_WORD_SPLIT, {@code -T} CDABLE_VARS, {@code -f}
+ *       NO_RCS where bash's is noglob; zsh manual 16.3 "Single Letter Options"), {@code set -o}/{@code +o} with an
+ *       option other than {@code errexit nounset xtrace verbose pipefail noexec allexport noclobber}, and
+ *       {@code set -A}/{@code +A} (an array assignment); {@code read -A} (an array) and {@code r} (zsh's
+ *       {@code fc -e -}, which runs a command from the history);</li>
+ *   <li>{@code emulate}, {@code zparseopts}, {@code zregexparse}, {@code private}: state builtins like
+ *       {@code setopt}, also named after {@code builtin}, {@code command}, {@code noglob} or a quoted or escaped
+ *       name ({@code \setopt});</li>
  * </ul>
  */
 public final class ZshDifferences {
@@ -66,7 +83,12 @@ public final class ZshDifferences {
             // and the alias tables define code), which options are on, named directories (zsh manual 22.21)
             "commands", "functions", "functions_source", "aliases", "galiases", "saliases", "dis_aliases",
             "dis_galiases", "dis_saliases", "dis_functions", "dis_builtins", "dis_reswords", "builtins", "reswords",
-            "options", "nameddirs", "userdirs", "modules", "parameters", "widgets", "zsh_scheduled_events");
+            "options", "nameddirs", "userdirs", "modules", "parameters", "widgets", "zsh_scheduled_events",
+            // the hook arrays: zsh calls the functions they name by itself (zsh manual 9.3.1 "Hook Functions"),
+            // chpwd's on every directory change; ARGV0 sets argv[0] of an external command, STTY runs stty before
+            // it (15.6 "Parameters Used By The Shell")
+            "chpwd_functions", "precmd_functions", "preexec_functions", "periodic_functions", "zshexit_functions",
+            "zshaddhistory_functions", "zsh_directory_name_functions", "ARGV0", "STTY", "PERIOD", "TMOUT");
 
     /**
      * zsh builtins that change what later commands run or how they are read, whatever their words: options
@@ -77,11 +99,17 @@ public final class ZshDifferences {
      */
     static final Set<String> STATE_BUILTINS = Set.of("setopt", "unsetopt", "unhash", "disable", "enable",
             "unfunction", "autoload", "functions", "emulate", "zmodload", "bindkey", "zle", "sched", "zstyle",
-            "compdef", "zcompile", "zformat");
+            "compdef", "zcompile", "zformat", "zparseopts", "zregexparse", "private", "r");
 
     /** Function names zsh calls by itself (zsh manual 9.3, 9.3.1 "Hook Functions", 9.3.2 "Trap Functions"). */
     private static final Pattern CALLED_BY_NAME = Pattern.compile(
-            "TRAP[A-Z0-9]+|command_not_found_handler|precmd|preexec|chpwd|periodic|zshexit|zshaddhistory");
+            "TRAP[A-Z0-9]+|command_not_found_handler|precmd|preexec|chpwd|periodic|zshexit|zshaddhistory"
+            + "|zsh_directory_name");
+    /** {@code set} option letters that name the same option in zsh as in bash (zsh manual 16.3, bash set). */
+    private static final String SAME_SET_LETTERS = "euxvnaCm";
+    /** {@code set -o} names that mean the same in both shells (zsh reads them case- and underscore-blind). */
+    private static final Set<String> SAME_SET_NAMES = Set.of("errexit", "nounset", "xtrace", "verbose", "pipefail",
+            "noexec", "allexport", "noclobber");
 
     private static final Pattern BRACES = Pattern.compile("\\{[^{}]*(,|\\.\\.)");
     private static final Pattern NUMERIC_GLOB = Pattern.compile("<[0-9]*-[0-9]*>");
@@ -102,7 +130,7 @@ public final class ZshDifferences {
      * @return the descriptions, in source order, without repeats; empty when zsh reads the command as bash does
      */
     public static List<String> find(Script script, String source) {
-        Set<String> out = new LinkedHashSet<>();
+        Set<String> out = new LinkedHashSet<>(script.zshForms());
         Matcher m = NUMERIC_GLOB.matcher(source);
         if (m.find()) out.add("the numeric glob " + m.group());
         m = FLAG_PREFIX.matcher(source);
@@ -189,9 +217,17 @@ public final class ZshDifferences {
             }
         }
         String state = program;
+        int at = 0;
         for (int i = 0; i + 1 < s.words().size() && Set.of("builtin", "command", "noglob", "nocorrect", "-", "exec")
                 .contains(state); i++) {
-            state = text(s.words().get(i + 1), source);
+            WordValue v = WordValue.of(s.words().get(i + 1), source);
+            state = v.isStatic() ? v.value() : "";
+            at = i + 1;
+        }
+        if (state.equals("set")) setOptions(s.words().subList(at + 1, s.words().size()), source, out);
+        if (state.equals("read") && s.words().stream().skip(at + 1).map(w -> text(w, source))
+                .anyMatch(t -> t.startsWith("-") && t.indexOf('A') > 0)) {
+            out.add("\"read -A\", which reads an array in zsh");
         }
         if (STATE_BUILTINS.contains(state)) {
             out.add("\"" + state + "\", which changes zsh's state for what follows");
@@ -207,13 +243,50 @@ public final class ZshDifferences {
                 }
             }
         }
-        if (CHANGES_DIRECTORY.contains(program)) {
+        if (CHANGES_DIRECTORY.contains(program) || program.equals("popd")) {
             long operands = s.words().stream().skip(1).filter(w -> !text(w, source).startsWith("-")).count();
             if (operands >= 2) out.add(program + " with two operands, which substitutes in $PWD in zsh");
+            for (Word w : s.words().subList(1, s.words().size())) {
+                WordValue v = WordValue.of(w, source);
+                if (v.isStatic() && v.value().matches("[+-][0-9]+")) {
+                    out.add(program + " " + text(w, source) + ", which may name an entry of zsh's directory stack");
+                    break;
+                }
+            }
         }
         for (Word w : s.words()) {
             if (isDeclaration(program) && SPECIAL_PARAMETERS.contains(assignedName(text(w, source)))) {
                 out.add("an assignment to " + assignedName(text(w, source)) + ", special in zsh");
+            }
+        }
+    }
+
+    /** zsh's {@code set}: the option words before the operands (zsh manual 17 "set", 16.3). */
+    private static void setOptions(List<Word> words, String source, Set<String> out) {
+        for (int i = 0; i < words.size(); i++) {
+            WordValue v = WordValue.of(words.get(i), source);
+            if (!v.isStatic()) {
+                out.add("set " + text(words.get(i), source) + ", whose options zsh reads otherwise");
+                return;
+            }
+            String t = v.value();
+            if (t.equals("--") || t.equals("-") || !(t.startsWith("-") || t.startsWith("+"))) return;
+            for (int k = 1; k < t.length(); k++) {
+                char c = t.charAt(k);
+                if (c == 'o') {
+                    String name = k + 1 < t.length() ? t.substring(k + 1)
+                            : i + 1 < words.size() ? WordValue.of(words.get(++i), source).value() : "";
+                    String norm = name == null ? "" : name.toLowerCase(java.util.Locale.ROOT).replace("_", "");
+                    if (!norm.isEmpty() && !SAME_SET_NAMES.contains(norm)) {
+                        out.add("set -o " + name + ", a zsh option");
+                    }
+                    break;
+                }
+                if (SAME_SET_LETTERS.indexOf(c) < 0) {
+                    out.add("set " + t + ": zsh's option letter " + c + (c == 'A' ? " assigns an array"
+                            : " names another option than bash's"));
+                    return;
+                }
             }
         }
     }

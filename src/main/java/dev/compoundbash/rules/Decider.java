@@ -153,7 +153,7 @@ public final class Decider {
                         "U+%04X at offset %d", command.codePointAt(odd), odd)));
             }
             try {
-                script = Parser.parse(command);
+                script = Parser.parse(command, context.isZsh());
                 FactExtractor.Extraction x = FactExtractor.extractAll(script,
                         Environment.of(workingDirectory(call.cwd()), settings.additionalDirectories(), call.tmpDir(),
                                 call.home()), !context.isZsh());

@@ -3,6 +3,7 @@ package dev.compoundbash.shell;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,8 +30,17 @@ final class Lexer {
         final int lineCount;
         /** Splice re-parses of double-quoted parameter expansions in progress (WordParser.splice). */
         int spliceDepth;
+        /** The text is read as zsh reads it ({@link Parser#parse(String, boolean)}): zsh's own grammar too. */
+        final boolean zsh;
+        /** The zsh-only forms the parser read, each described by what it is (both passes add the same ones). */
+        final Set<String> zshForms = new LinkedHashSet<>();
 
         Root(String text) {
+            this(text, false);
+        }
+
+        Root(String text, boolean zsh) {
+            this.zsh = zsh;
             this.text = text;
             int count = 1;
             for (int i = 0, n = text.length(); i < n; i++) if (text.charAt(i) == '\n') count++;
@@ -242,6 +252,8 @@ final class Lexer {
 
     private static final Set<String> RESERVED = Set.of("!", "[[", "]]", "{", "}", "case", "coproc", "do", "done",
             "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while");
+    /** zsh's reserved words beyond bash's (zsh manual 6.4 "Reserved Words"; nocorrect is read as a precommand). */
+    private static final Set<String> ZSH_RESERVED = Set.of("repeat", "foreach", "end");
 
     /**
      * The reserved word at the current position if the next token is one (unquoted, followed by a metacharacter
@@ -262,7 +274,7 @@ final class Lexer {
         }
         if (len == 0) return null;
         String w = new String(buf, 0, len);
-        if (!RESERVED.contains(w)) return null;
+        if (!RESERVED.contains(w) && !(root.zsh && ZSH_RESERVED.contains(w))) return null;
         kwEnd = p;
         pos = start;
         return w;

@@ -56,11 +56,29 @@ public final class Parser {
      *                        exception escapes
      */
     public static Script parse(String source) throws ParseException {
+        return parse(source, false);
+    }
+
+    /**
+     * Parses a script as bash, or as zsh reads it: with {@code zsh}, zsh's own grammar is read too (zsh manual 6
+     * "Shell Grammar": {@code repeat}, {@code foreach ... end}, {@code for x (words)}, the short forms of
+     * {@code for}/{@code if}/{@code while}/{@code repeat}, brace bodies, anonymous functions {@code () { } args}
+     * and {@code function { } args}, a function body that is a simple command, several function names,
+     * {@code { } always { }}, {@code &|} and {@code &!}, the case terminator {@code ;|}, {@code =(list)}, and a
+     * sole {@code }} ending a command), each into the nearest bash node that runs the same commands, and listed
+     * in {@link Script#zshForms()}: the reading is for finding the commands it runs, not for approving it.
+     *
+     * @param source the script text (any string)
+     * @param zsh    read zsh's grammar too
+     * @return the syntax tree
+     * @throws ParseException as {@link #parse(String)}
+     */
+    public static Script parse(String source, boolean zsh) throws ParseException {
         if (source == null) throw new ParseException("no input", 1, 1);
         try {
-            Lexer.Root root = new Lexer.Root(source);
+            Lexer.Root root = new Lexer.Root(source, zsh);
             CommandList body = parseNested(root, source.toCharArray(), null, null, 0);
-            return new Script(new Span(0, source.length(), 1, 1), body, source);
+            return new Script(new Span(0, source.length(), 1, 1), body, source, List.copyOf(root.zshForms));
         } catch (StackOverflowError e) {
             throw new ParseException("input nests too deeply", 1, 1);
         } catch (RuntimeException e) {
@@ -208,10 +226,19 @@ public final class Parser {
         if (c == Lexer.EOF || c == ')') return true;
         if (c == ';') {
             int nx = lx.next();
-            return nx == ';' || nx == '&';
+            return nx == ';' || nx == '&' || zsh() && nx == '|';
         }
         String kw = lx.peekReserved();
-        return kw != null && CLOSERS.contains(kw);
+        return kw != null && (CLOSERS.contains(kw) || zsh() && kw.equals("end"));
+    }
+
+    private boolean zsh() {
+        return lx.root.zsh;
+    }
+
+    /** Records a zsh-only form the parser read. */
+    private void zshForm(String description) {
+        lx.root.zshForms.add(description);
     }
 
     /**
@@ -232,13 +259,18 @@ public final class Parser {
             int c = lx.cur();
             String sep;
             int sepEnd;
-            if (c == ';' && lx.next() != ';' && lx.next() != '&') {
+            if (c == ';' && lx.next() != ';' && lx.next() != '&' && !(zsh() && lx.next() == '|')) {
                 sep = ";";
                 lx.pos++;
                 sepEnd = lx.pos;
             } else if (c == '&' && lx.next() != '&' && lx.next() != '>') {
                 sep = "&";
                 lx.pos++;
+                if (zsh() && (lx.cur() == '|' || lx.cur() == '!')) {
+                    // &| and &!: run in the background and disown (zsh manual 6.1 "Simple Commands")
+                    zshForm("&" + (char) lx.cur() + ", zsh's background-and-disown");
+                    lx.pos++;
+                }
                 sepEnd = lx.pos;
             } else if (c == '\n') {
                 sep = "\n";
@@ -372,10 +404,14 @@ public final class Parser {
                 case "[[" -> parseConditional(start);
                 case "function" -> parseFunctionKeyword(start);
                 case "coproc" -> parseCoproc(start);
-                case "then", "elif", "else", "fi", "do", "done", "esac", "}", "!", "]]", "in" ->
+                case "repeat" -> parseRepeat(start);
+                case "foreach" -> parseForeach(start);
+                case "then", "elif", "else", "fi", "do", "done", "esac", "}", "!", "]]", "in", "end" ->
                         throw lx.err("syntax error near unexpected token `" + kw + "'");
                 default -> parseSimpleOrFunction(start);
             };
+        } else if (lx.cur() == '(' && zsh() && emptyParensAhead()) {
+            c = parseAnonymousFunction(start);
         } else if (lx.cur() == '(') {
             c = lx.next() == '(' ? parseArithOrSubshell(start) : parseSubshell(start);
         } else {
@@ -471,6 +507,23 @@ public final class Parser {
         lx.consumeWord();
         CommandList body = parseList(false);
         expectReserved("}", start, "{");
+        if (zsh()) {
+            lx.skipBlanks();
+            if (lx.peekPlain("always")) {
+                // { try-list } always { always-list }: both run (zsh manual 6.3 "Complex Commands")
+                zshForm("{ ... } always { ... }");
+                lx.consumeWord();
+                lx.skipNewlines();
+                if (!"{".equals(lx.peekReserved())) throw lx.unexpected();
+                int second = lx.pos;
+                lx.consumeWord();
+                CommandList always = parseList(false);
+                expectReserved("}", second, "{");
+                List<ListItem> items = new ArrayList<>(body.items());
+                items.addAll(always.items());
+                body = new CommandList(lx.span(start, start, items), items);
+            }
+        }
         int end = lx.pos;
         List<Redirection> r = trailingRedirections();
         return new Command.Group(lx.span(start, end, kids(body, r)), body, r);
@@ -483,8 +536,40 @@ public final class Parser {
         CommandList elseBody = null;
         for (;;) {
             CommandList cond = parseList(false);
+            CommandList body;
+            if (zsh()) {
+                lx.skipNewlines();
+                String how = lx.peekReserved();
+                if ("{".equals(how)) {
+                    // if list { list } [ elif list { list } ] ... [ else { list } ] (zsh manual 6.9)
+                    zshForm("if ... { ... }");
+                    body = braceBody();
+                    clauses.add(new IfClause(lx.span(clauseStart, clauseStart, List.of(cond, body)), cond, body));
+                    lx.skipNewlines();
+                    String kw = lx.peekReserved();
+                    if ("elif".equals(kw)) {
+                        clauseStart = lx.pos;
+                        lx.consumeWord();
+                        continue;
+                    }
+                    if ("else".equals(kw)) {
+                        lx.consumeWord();
+                        lx.skipNewlines();
+                        if (!"{".equals(lx.peekReserved())) throw lx.unexpected();
+                        elseBody = braceBody();
+                    }
+                    break;
+                }
+                if (!"then".equals(how)) {
+                    // if list sublist: the short form (zsh manual 6.9, SHORT_LOOPS)
+                    zshForm("the short form of if");
+                    body = sublist();
+                    clauses.add(new IfClause(lx.span(clauseStart, clauseStart, List.of(cond, body)), cond, body));
+                    break;
+                }
+            }
             expectReserved("then", start, "if");
-            CommandList body = parseList(false);
+            body = parseList(false);
             clauses.add(new IfClause(lx.span(clauseStart, clauseStart, List.of(cond, body)), cond, body));
             lx.skipNewlines();
             String kw = lx.peekReserved();
@@ -511,9 +596,15 @@ public final class Parser {
     private Command parseWhile(int start, boolean until) throws ParseException {
         lx.consumeWord();
         CommandList cond = parseList(false);
-        expectReserved("do", start, until ? "until" : "while");
-        CommandList body = parseList(false);
-        expectReserved("done", start, "do");
+        CommandList body;
+        if (zsh()) {
+            // while list { list } (zsh manual 6.9)
+            body = loopBody(start, until ? "until" : "while");
+        } else {
+            expectReserved("do", start, until ? "until" : "while");
+            body = parseList(false);
+            expectReserved("done", start, "do");
+        }
         int end = lx.pos;
         List<Redirection> r = trailingRedirections();
         List<Node> k = new ArrayList<>(List.of(cond, body));
@@ -524,7 +615,13 @@ public final class Parser {
     /** {@code do list done}, or the brace group bash also accepts as a loop body. */
     private CommandList loopBody(int start, String opener) throws ParseException {
         lx.skipNewlines();
+        if (zsh() && !"{".equals(lx.peekReserved()) && !"do".equals(lx.peekReserved())) {
+            // for ... sublist, repeat word sublist: the short forms (zsh manual 6.9, SHORT_LOOPS)
+            zshForm("the short form of " + opener);
+            return sublist();
+        }
         if ("{".equals(lx.peekReserved())) {
+            if (zsh() && !opener.equals("for") && !opener.equals("select")) zshForm(opener + " ... { ... }");
             lx.consumeWord();
             CommandList body = parseList(false);
             expectReserved("}", start, "{");
@@ -544,7 +641,21 @@ public final class Parser {
         Word var = wp.requireWord();
         List<Word> items = null;
         lx.skipBlanks();
-        if (lx.cur() == ';') {
+        if (zsh()) {
+            // for name ... : several names take the words in turn (zsh manual 6.3)
+            while (lx.cur() != Lexer.EOF && !Lexer.isMeta(lx.cur()) && lx.peekReserved() == null) {
+                zshForm("a loop over several names");
+                wp.requireWord();
+                lx.skipBlanks();
+            }
+        }
+        if (zsh() && lx.cur() == '(') {
+            // for name ... ( word ... ) body (zsh manual 6.3)
+            zshForm("for name ( word ... )");
+            items = parenWords();
+            lx.skipBlanks();
+            if (lx.cur() == ';') lx.pos++;
+        } else if (lx.cur() == ';') {
             lx.pos++;
         } else {
             lx.skipNewlines();
@@ -655,6 +766,12 @@ public final class Parser {
                 lx.advance();
                 lx.pos++;
                 term = ";&";
+            } else if (zsh() && lx.cur() == ';' && lx.next() == '|') {
+                // ;| goes on to test the next patterns (zsh manual 6.3 "Complex Commands")
+                zshForm("the case terminator ;|");
+                lx.advance();
+                lx.pos++;
+                term = ";;&";
             } else if ("esac".equals(lx.peekReserved())) {
                 term = "";
             } else if (lx.cur() == Lexer.EOF) {
@@ -686,6 +803,7 @@ public final class Parser {
     private Command parseFunctionKeyword(int start) throws ParseException {
         lx.consumeWord();
         lx.skipBlanks();
+        if (zsh()) return zshFunctionKeyword(start);
         if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
         Word nameWord = wp.requireWord();
         String name = literalText(nameWord);
@@ -768,7 +886,11 @@ public final class Parser {
             lx.skipBlanks();
             lx.pos++; // )
             lx.skipNewlines();
-            if (!atCompoundStart()) throw lx.unexpected();
+            if (!atCompoundStart()) {
+                // name () command: zsh takes any command as the body (zsh manual 6.3 "Complex Commands")
+                if (!zsh()) throw lx.unexpected();
+                zshForm("a function body that is not a compound command");
+            }
             Command body = parseCommand();
             return new Command.FunctionDef(lx.spanOf(start, lx.pos, body), name, nameSpan, false, body);
         }
@@ -973,6 +1095,10 @@ public final class Parser {
                 redirs.add(parseRedirection());
                 continue;
             }
+            if (zsh() && words != null && lx.peekPlain("}")) break; // a sole } closes (IGNORE_CLOSE_BRACES unset)
+            if (c == '(' && zsh() && words != null && assigns == null && redirs == null && emptyParensAhead()) {
+                return severalNames(start, words);
+            }
             if (c == '(' && (words != null || assigns != null || redirs != null)) throw lx.unexpected();
             if (Lexer.isMeta(c) && !((c == '<' || c == '>') && lx.next() == '(')) break;
             if (words == null) {
@@ -1005,5 +1131,188 @@ public final class Parser {
         k.addAll(w);
         k.addAll(r);
         return new Command.Simple(lx.span(start, start, k), a, w, r);
+    }
+    // ---------------------------------------------------------------- zsh's own grammar (zsh manual 6)
+
+    /** True at {@code (} followed by blanks and {@code )}. */
+    private boolean emptyParensAhead() {
+        int r = lx.norm(lx.pos);
+        if (r >= lx.n || lx.s[r] != '(') return false;
+        r = lx.norm(r + 1);
+        while (r < lx.n && Lexer.isBlank(lx.s[r])) r = lx.norm(r + 1);
+        return r < lx.n && lx.s[r] == ')';
+    }
+
+    /** Moves past {@code ( )}. */
+    private void consumeEmptyParens() {
+        lx.pos = lx.norm(lx.pos) + 1;
+        lx.skipBlanks();
+        lx.pos++;
+    }
+
+    /** One sublist (commands joined by {@code &&} and {@code ||}), as the body of a short form. */
+    private CommandList sublist() throws ParseException {
+        lx.skipBlanks();
+        int cs = lx.pos;
+        if (atListEnd() || lx.cur() == ';' || lx.cur() == '&' || lx.cur() == '\n') throw lx.unexpected();
+        Command cmd = parseAndOr();
+        List<ListItem> items = List.of(new ListItem(lx.spanOf(cs, cs, cmd), cmd, ""));
+        return new CommandList(lx.span(cs, cs, items), items);
+    }
+
+    /** {@code { list }}, at the {@code {}. */
+    private CommandList braceBody() throws ParseException {
+        int open = lx.pos;
+        lx.consumeWord();
+        CommandList body = parseList(false);
+        expectReserved("}", open, "{");
+        return body;
+    }
+
+    /** {@code ( word ... )}, at the {@code (}: the words of zsh's for and foreach. */
+    private List<Word> parenWords() throws ParseException {
+        lx.pos++;
+        List<Word> items = new ArrayList<>();
+        for (;;) {
+            lx.skipNewlines();
+            lx.skipBlanks();
+            if (lx.cur() == ')') {
+                lx.pos++;
+                return items;
+            }
+            if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+            items.add(wp.requireWord());
+        }
+    }
+
+    /** A word standing for a variable the zsh form sets, at {@code at}: it has no text of its own in the source. */
+    private Word syntheticName(int at, String name) {
+        Span sp = lx.span(at, at);
+        return new Word(sp, List.of(new WordPart.Literal(sp, name, name)));
+    }
+
+    /** {@code repeat word body}: the body runs word times, word read as arithmetic (zsh manual 6.3). */
+    private Command parseRepeat(int start) throws ParseException {
+        zshForm("repeat");
+        lx.consumeWord();
+        lx.skipBlanks();
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+        Word count = wp.requireWord();
+        lx.skipBlanks();
+        if (lx.cur() == ';') lx.pos++;
+        CommandList body = loopBody(start, "repeat");
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>(List.of(count, body));
+        k.addAll(r);
+        return new Command.For(lx.span(start, end, k), false, syntheticName(start, "_zsh_repeat"), List.of(count),
+                body, r);
+    }
+
+    /** {@code foreach name ... ( word ... ) list end} (zsh manual 6.9). */
+    private Command parseForeach(int start) throws ParseException {
+        zshForm("foreach ... end");
+        lx.consumeWord();
+        lx.skipBlanks();
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+        Word var = wp.requireWord();
+        lx.skipBlanks();
+        while (lx.cur() != Lexer.EOF && !Lexer.isMeta(lx.cur())) {
+            wp.requireWord();
+            lx.skipBlanks();
+        }
+        if (lx.cur() != '(') throw lx.unexpected();
+        List<Word> items = parenWords();
+        lx.skipBlanks();
+        if (lx.cur() == ';') lx.pos++;
+        CommandList body = parseList(false);
+        expectReserved("end", start, "foreach");
+        int end = lx.pos;
+        List<Redirection> r = trailingRedirections();
+        List<Node> k = new ArrayList<>();
+        k.add(var);
+        k.addAll(items);
+        k.add(body);
+        k.addAll(r);
+        return new Command.For(lx.span(start, end, k), false, var, items, body, r);
+    }
+
+    /**
+     * {@code () body [ word ... ]} and {@code function body [ word ... ]}: an anonymous function, run at once with
+     * the words as its arguments (zsh manual 9.4 "Anonymous Functions"); read as a loop over those words, so the
+     * words are expanded and the body runs.
+     */
+    private Command anonymousFunction(int start, String form) throws ParseException {
+        zshForm("the anonymous function " + form);
+        lx.skipNewlines();
+        Command bodyCommand = parseCommand();
+        List<ListItem> items = List.of(new ListItem(bodyCommand.span(), bodyCommand, ""));
+        CommandList body = new CommandList(bodyCommand.span(), items);
+        List<Word> args = new ArrayList<>();
+        for (;;) {
+            lx.skipBlanks();
+            int c = lx.cur();
+            if (c == Lexer.EOF || isRedirectionStart() || Lexer.isMeta(c) && !(c == '<' || c == '>')) break;
+            if (lx.peekPlain("}")) break;
+            args.add(wp.requireWord());
+        }
+        List<Redirection> r = trailingRedirections();
+        int end = lx.pos;
+        List<Node> k = new ArrayList<>(args);
+        k.add(body);
+        k.addAll(r);
+        return new Command.For(lx.span(start, end, k), false, syntheticName(start, "argv"), args, body, r);
+    }
+
+    private Command parseAnonymousFunction(int start) throws ParseException {
+        consumeEmptyParens();
+        return anonymousFunction(start, "() ...");
+    }
+
+    /** zsh's {@code function [ name ... ] [ () ] body}: no name is an anonymous function (zsh manual 6.3, 9.4). */
+    private Command zshFunctionKeyword(int start) throws ParseException {
+        if ("{".equals(lx.peekReserved()) || emptyParensAhead()) {
+            if (emptyParensAhead()) consumeEmptyParens();
+            return anonymousFunction(start, "function ...");
+        }
+        if (lx.cur() == Lexer.EOF || Lexer.isMeta(lx.cur())) throw lx.unexpected();
+        List<Word> names = new ArrayList<>();
+        while (lx.cur() != Lexer.EOF && !Lexer.isMeta(lx.cur()) && !"{".equals(lx.peekReserved())) {
+            names.add(wp.requireWord());
+            lx.skipBlanks();
+        }
+        if (names.isEmpty()) throw lx.unexpected();
+        if (emptyParensAhead()) consumeEmptyParens();
+        lx.skipBlanks();
+        if (lx.cur() == ';') lx.pos++; // function word ... [ () ] [ term ] sublist
+        lx.skipNewlines();
+        if (!atCompoundStart()) zshForm("a function body that is not a compound command");
+        Command body = parseCommand();
+        return definitions(start, names, true, body);
+    }
+
+    /** {@code name name ... () body}: zsh defines every name (zsh manual 6.3). */
+    private Command severalNames(int start, List<Word> names) throws ParseException {
+        consumeEmptyParens();
+        lx.skipNewlines();
+        if (!atCompoundStart()) zshForm("a function body that is not a compound command");
+        Command body = parseCommand();
+        return definitions(start, names, false, body);
+    }
+
+    private Command definitions(int start, List<Word> names, boolean keyword, Command body) {
+        if (names.size() == 1) {
+            return new Command.FunctionDef(lx.spanOf(start, lx.pos, body), literalText(names.get(0)),
+                    names.get(0).span(), keyword, body);
+        }
+        zshForm("one function of several names");
+        List<ListItem> items = new ArrayList<>();
+        for (Word n : names) {
+            Command.FunctionDef f = new Command.FunctionDef(lx.spanOf(start, lx.pos, body), literalText(n), n.span(),
+                    keyword, body);
+            items.add(new ListItem(f.span(), f, ""));
+        }
+        CommandList list = new CommandList(lx.spanOf(start, lx.pos, body), items);
+        return new Command.Group(lx.spanOf(start, lx.pos, body), list, List.of());
     }
 }

@@ -281,6 +281,14 @@ final class WordParser {
                             || mode == ARITH_LENGTH || mode == ARITH_BRACKET || mode == SUBSCRIPT
                             || mode == SUBSCRIPT_W) && nextIs(p, '(')) part = procSubst(p, c == '>');
                 }
+                case '=' -> {
+                    // =(list): zsh's process substitution through a temporary file, at the start of a word; it
+                    // runs whatever EQUALS is set to (zsh manual 14.2.2)
+                    if (lx.root.zsh && mode == NORMAL && p == wordStart && nextIs(p, '(')) {
+                        lx.root.zshForms.add("=(...), zsh's process substitution");
+                        part = procSubst(p, false);
+                    }
+                }
                 case '@', '!', '+', '*', '?' -> {
                     if (mode != DQ && mode != HEREDOC && mode != REGEX && mode != SUBSCRIPT && mode != SUBSCRIPT_W
                             && !arith && nextIs(p, '(')) part = extGlob(p, c);

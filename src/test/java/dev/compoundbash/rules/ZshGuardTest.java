@@ -92,4 +92,91 @@ class ZshGuardTest {
     void formsAreFound(String command) throws Exception {
         assertThat(ZshDifferences.find(Parser.parse(command), command)).as(command).isNotEmpty();
     }
+
+    /**
+     * zsh's own grammar, each form run in zsh 5.9 with Claude Code's setopts under bwrap with a logging git shim
+     * (corpus-zsh3.jsonl): every one ran git push origin. Read as zsh, the deny rule denies; read as bash (where
+     * each is a parse error or another command) nothing is denied by it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "repeat 2 git push origin",
+            "repeat 2 do git push origin; done",
+            "repeat 2 { git push origin }",
+            "foreach x (a b) git push origin; end",
+            "for x (a b) git push origin",
+            "for x in a; git push origin",
+            "for x y (1 2 3 4) git push origin",
+            "if [[ -n x ]] git push origin",
+            "() { git push origin } a",
+            "() { ls } $(git push origin)",
+            "function { git push origin }",
+            "f() git push origin; f",
+            "{ ls } always { git push origin }",
+            "git push origin &!",
+            "cat =(git push origin)",
+            "case a in (a) ls ;| (*) git push origin;; esac",
+            "nocorrect git push origin",
+            "- git push origin",
+            "emulate sh -c 'git push origin'",
+            "f() { git push origin; }; chpwd_functions=(f); cd .",
+    })
+    void zshGrammarHoldingADeniedCommandDenies(String command) throws Exception {
+        PermissionSettings deny = rules(List.of("Bash(*)"), List.of("Bash(git push *)"));
+        assertThat(decide(command, "zsh", deny)).as(command).isEqualTo("deny");
+        assertThat(decide(command, "zsh", rules(List.of("Bash(*)"), List.of()))).as(command).isNotEqualTo("allow");
+    }
+
+    /** The zsh-only forms are listed, so nothing in them is approved; read as bash the list is empty. */
+    @ParameterizedTest
+    @ValueSource(strings = {"repeat 3 ls", "foreach x (a) ls; end", "for x (a) ls", "() { ls }", "ls &|",
+            "cat =(ls)", "function { ls }", "{ ls } always { ls }"})
+    void zshFormsAreListed(String command) throws Exception {
+        assertThat(Parser.parse(command, true).zshForms()).as(command).isNotEmpty();
+        assertThat(ZshDifferences.find(Parser.parse(command, true), command)).as(command).isNotEmpty();
+        assertThat(decide(command, "zsh", rules(List.of("Bash(*)"), List.of("Bash(rm *)")))).as(command)
+                .isEqualTo("ask");
+    }
+
+    /** Read as bash, the parser is unchanged: zsh's words are plain words there. */
+    @ParameterizedTest
+    @ValueSource(strings = {"repeat 3 ls", "echo }", "echo end", "noglob ls", "foreach x"})
+    void bashReadingIsUnchanged(String command) {
+        try {
+            assertThat(Parser.parse(command, false).zshForms()).isEmpty();
+        } catch (dev.compoundbash.shell.ParseException e) {
+            throw new AssertionError(command, e);
+        }
+    }
+
+    /**
+     * zsh's set letters and the other state forms measured in zsh 5.9: set -y is SH_WORD_SPLIT, set -T CDABLE_VARS
+     * (cd x went to /etc), set -A an array; cd +1 a directory-stack entry; the hook arrays and ARGV0.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"set -y; ls", "set -T; cd x", "set -f; ls", "set -o shwordsplit", "set -A a x",
+            "read -A a", "cd +1", "popd -0", "chpwd_functions+=(g); cd .", "ARGV0=sh ls", "builtin \\setopt x",
+            "zsh_directory_name() { ls; }", "r", "zparseopts -a o x"})
+    void stateFormsAreFound(String command) throws Exception {
+        assertThat(ZshDifferences.find(Parser.parse(command, true), command)).as(command).isNotEmpty();
+    }
+
+    /** set's letters that mean the same option in both shells keep the bash verdict. */
+    @ParameterizedTest
+    @ValueSource(strings = {"set -e", "set -euo pipefail", "set -x", "set +e", "set -o errexit", "set -- a b"})
+    void sameSetOptionsAreNotDifferences(String command) throws Exception {
+        assertThat(ZshDifferences.find(Parser.parse(command, true), command)).as(command).isEmpty();
+    }
+
+    /**
+     * noglob runs the words after it unglobbed (zsh manual 6.2), which the hook reads exactly: a deny rule denies,
+     * Bash(*) allows as it allows git push itself.
+     */
+    @org.junit.jupiter.api.Test
+    void noglobIsReadAsTheCommandItRuns() {
+        assertThat(decide("noglob git push origin", "zsh", rules(List.of("Bash(*)"), List.of("Bash(git push *)"))))
+                .isEqualTo("deny");
+        assertThat(decide("noglob git push origin", "zsh", rules(List.of("Bash(*)"), List.of()))).isEqualTo("allow");
+        assertThat(decide("noglob git push origin", "zsh", rules(List.of(), List.of()))).isEqualTo("defer");
+    }
 }
