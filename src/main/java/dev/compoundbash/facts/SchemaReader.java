@@ -351,7 +351,6 @@ final class SchemaReader {
         }
     }
 
-    /** The node a path of subcommand words names in a schema (a {@code sameAs} path, a runner's path), or null. */
     /** The option roles by which a word chooses what runs, or where: a word that may be one of them is not inert. */
     private static final Set<String> CHOOSING_ROLES = Set.of("script", "runs", "code", "config", "directory");
 
@@ -374,6 +373,7 @@ final class SchemaReader {
         return false;
     }
 
+    /** The node a path of subcommand words names in a schema (a {@code sameAs} path, a runner's path), or null. */
     static ProgramSchemas.Node follow(ProgramSchemas.Schema schema, List<String> words) {
         java.util.Map<String, ProgramSchemas.Node> subs = schema.subcommands();
         ProgramSchemas.Node n = null;

@@ -1345,10 +1345,6 @@ public final class WrapperGrammar {
     }
 
     /**
-     * {@code eval [--] ARG...}: the arguments joined by spaces are parsed as a script (bash(1) "eval"; {@code
-     * no_options}: any other option is a usage error).
-     */
-    /**
      * zsh's precommand modifiers {@code noglob}, {@code nocorrect} and {@code -} (zsh manual 6.2 "Precommand
      * Modifiers"): no options, the words after the modifier are the command; in bash no such command exists. Never
      * approved without an allow rule of its own; deny and ask rules see the command.
@@ -1374,6 +1370,10 @@ public final class WrapperGrammar {
         return null;
     }
 
+    /**
+     * {@code eval [--] ARG...}: the arguments joined by spaces are parsed as a script (bash(1) "eval"; {@code
+     * no_options}: any other option is a usage error).
+     */
     private static Unwrapped eval(List<Arg> a) {
         OptionGrammar.Parsed p = OptionGrammar.named("eval").parse(a, 1);
         if (!p.clean()) return shellUncertain("eval", a, p.end()).withOwnRule();

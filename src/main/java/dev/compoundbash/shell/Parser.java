@@ -537,30 +537,15 @@ public final class Parser {
         for (;;) {
             CommandList cond = parseList(false);
             CommandList body;
+            // zsh's if list { list } [ elif list { list } ] ... [ else { list } ] (zsh manual 6.9), clause by clause
+            boolean braces = false;
             if (zsh()) {
                 lx.skipNewlines();
                 String how = lx.peekReserved();
                 if ("{".equals(how)) {
-                    // if list { list } [ elif list { list } ] ... [ else { list } ] (zsh manual 6.9)
                     zshForm("if ... { ... }");
-                    body = braceBody();
-                    clauses.add(new IfClause(lx.span(clauseStart, clauseStart, List.of(cond, body)), cond, body));
-                    lx.skipNewlines();
-                    String kw = lx.peekReserved();
-                    if ("elif".equals(kw)) {
-                        clauseStart = lx.pos;
-                        lx.consumeWord();
-                        continue;
-                    }
-                    if ("else".equals(kw)) {
-                        lx.consumeWord();
-                        lx.skipNewlines();
-                        if (!"{".equals(lx.peekReserved())) throw lx.unexpected();
-                        elseBody = braceBody();
-                    }
-                    break;
-                }
-                if (!"then".equals(how)) {
+                    braces = true;
+                } else if (!"then".equals(how)) {
                     // if list sublist: the short form (zsh manual 6.9, SHORT_LOOPS)
                     zshForm("the short form of if");
                     body = sublist();
@@ -568,8 +553,12 @@ public final class Parser {
                     break;
                 }
             }
-            expectReserved("then", start, "if");
-            body = parseList(false);
+            if (braces) {
+                body = braceBody();
+            } else {
+                expectReserved("then", start, "if");
+                body = parseList(false);
+            }
             clauses.add(new IfClause(lx.span(clauseStart, clauseStart, List.of(cond, body)), cond, body));
             lx.skipNewlines();
             String kw = lx.peekReserved();
@@ -580,9 +569,15 @@ public final class Parser {
             }
             if ("else".equals(kw)) {
                 lx.consumeWord();
-                elseBody = parseList(false);
+                if (braces) {
+                    lx.skipNewlines();
+                    if (!"{".equals(lx.peekReserved())) throw lx.unexpected();
+                    elseBody = braceBody();
+                } else {
+                    elseBody = parseList(false);
+                }
             }
-            expectReserved("fi", start, "if");
+            if (!braces) expectReserved("fi", start, "if");
             break;
         }
         int end = lx.pos;
