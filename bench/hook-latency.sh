@@ -30,7 +30,7 @@ printf '%s\n' '{"permissions":{"allow":["Bash(git *)","Bash(npm test:*)"],"deny"
 printf '{"tool_name":"Bash","hook_event_name":"PreToolUse","session_id":"bench","cwd":"%s","tool_input":{"command":"git status --short && git diff --stat | head -20"}}\n' \
   "$work" >"$work/in.json"
 export HOME="$home" XDG_RUNTIME_DIR="$xdg"
-unset CLAUDE_PROJECT_DIR CLAUDE_CONFIG_DIR CLAUDE_COMPOUND_LOG COMPOUND_BASH_WARM COMPOUND_BASH_TIMEOUT || true
+unset CLAUDE_PROJECT_DIR CLAUDE_CONFIG_DIR CLAUDE_COMPOUND_LOG COMPOUND_BASH_WARM COMPOUND_BASH_BUDGET || true
 
 cleanup() {
   java -jar target/compound-bash.jar daemon stop --dir "$xdg/compound-bash" >/dev/null 2>&1 || true

@@ -593,9 +593,10 @@ public final class AgentInstaller {
         JsonNode n;
         try {
             n = JSON.readTree(text);
-        } catch (IOException e) {
-            throw new IOException(file + " is not valid JSON (comments are not kept, so it is left alone): "
-                    + e.getMessage().lines().findFirst().orElse(""), e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(dev.compoundbash.settings.JsonErrors.at(file, e) + ": not valid JSON (comments "
+                    + "are not kept, so it is left alone): "
+                    + dev.compoundbash.settings.JsonErrors.message(e), e);
         }
         if (!(n instanceof ObjectNode o)) throw new IOException(file + " does not hold a JSON object");
         return o;

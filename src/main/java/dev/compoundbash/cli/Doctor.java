@@ -456,7 +456,7 @@ public final class Doctor {
             int colon = first.indexOf(": ");
             return new Check("settings", Status.FAIL, broken.size() + " file(s) skipped, first "
                     + (colon > 0 ? first.substring(0, colon) : first), all,
-                    "fix the file (python3 -m json.tool FILE shows where the JSON breaks); the hook and Claude Code "
+                    "fix the file at the line:column named; the hook and Claude Code "
                             + "skip it, and with it any deny rule it holds");
         }
         if (!odd.isEmpty()) {
@@ -547,7 +547,7 @@ public final class Doctor {
             Files.createDirectories(home.resolve(".claude"));
             Map<String, String> e = new HashMap<>();
             for (String k : List.of("PATH", "XDG_RUNTIME_DIR", "TMPDIR", "LANG", "JAVA_HOME", "COMPOUND_BASH_JAR",
-                    "COMPOUND_BASH_CLASSPATH", "COMPOUND_BASH_WARM", "COMPOUND_BASH_TIMEOUT", "COMPOUND_BASH_CDS")) {
+                    "COMPOUND_BASH_CLASSPATH", "COMPOUND_BASH_WARM", "COMPOUND_BASH_BUDGET", "COMPOUND_BASH_CDS")) {
                 if (env.get(k) != null) e.put(k, env.get(k));
             }
             e.put("HOME", home.toString());

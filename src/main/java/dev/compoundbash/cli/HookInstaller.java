@@ -41,11 +41,19 @@ public final class HookInstaller {
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
             .build();
 
-    /** The text before and after an edit; equal when there was nothing to do. */
+    /**
+     * The text before and after an edit; equal when there was nothing to do. An empty {@code after} with a
+     * non-empty {@code before} removes the file ({@link #apply}): an uninstall of a file install created.
+     */
     public record Edit(Path file, String before, String after) {
         /** True when the edit changes the file. */
         public boolean changes() {
             return !before.equals(after);
+        }
+
+        /** True when the edit removes the file. */
+        public boolean removes() {
+            return after.isEmpty() && !before.isEmpty();
         }
 
         /** A unified diff (java-diff-utils) of the edit, empty when nothing changes. */
@@ -110,7 +118,10 @@ public final class HookInstaller {
 
     /**
      * Computes the uninstall edit: removes every hook of ours from {@code hooks.PreToolUse}, then any matcher
-     * group, {@code PreToolUse} list or {@code hooks} object that this leaves empty.
+     * group, {@code PreToolUse} list or {@code hooks} object that this leaves empty. What is left is written back
+     * the way the user had it: when a backup {@code FILE.*.bak} holds the same JSON, its text exactly (the newest
+     * such backup: install's, made before it edited the file); else, when nothing is left (an empty object: the file
+     * install created where there was none), the file is removed; else the JSON re-printed.
      *
      * @param file the settings file
      * @return the edit (no change when nothing of ours is there or the file is missing)
@@ -153,7 +164,36 @@ public final class HookInstaller {
             if (starts.isEmpty()) hooks.remove("SessionStart");
         }
         if (hooks.isEmpty()) root.remove("hooks");
-        return new Edit(file, before, print(root));
+        String backup = backupHolding(file, root);
+        if (backup != null) return new Edit(file, before, backup);
+        return new Edit(file, before, root.isEmpty() ? "" : print(root));
+    }
+
+    /**
+     * The text of the newest backup {@code FILE.<stamp>.bak} ({@link #apply}) whose JSON equals {@code root}, or
+     * null: the user's own text of what uninstall leaves, formatting and all.
+     */
+    private static String backupHolding(Path file, JsonNode root) {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) return null;
+        Pattern name = Pattern.compile(Pattern.quote(file.getFileName().toString()) + "\\.[0-9-]+\\.bak");
+        List<Path> backups;
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            backups = s.filter(p -> name.matcher(p.getFileName().toString()).matches())
+                    .sorted(java.util.Comparator.comparing((Path p) -> p.getFileName().toString()).reversed())
+                    .toList();
+        } catch (IOException e) {
+            return null;
+        }
+        for (Path b : backups) {
+            try {
+                String text = Files.readString(b, StandardCharsets.UTF_8);
+                if (!text.isBlank() && JSON.readTree(text).equals(root)) return text;
+            } catch (IOException | RuntimeException e) {
+                // unreadable or not JSON: not the one
+            }
+        }
+        return null;
     }
 
     /**
@@ -203,20 +243,30 @@ public final class HookInstaller {
      */
     public static Path apply(Edit edit) throws IOException {
         if (!edit.changes()) return null;
+        if (edit.removes()) {
+            Path file = edit.file().toAbsolutePath();
+            Path backup = backup(file);
+            Files.deleteIfExists(file);
+            return backup;
+        }
         Path file = edit.file().toAbsolutePath();
         Files.createDirectories(file.getParent());
-        Path backup = null;
-        if (Files.exists(file)) {
-            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
-            backup = file.resolveSibling(file.getFileName() + "." + stamp + ".bak");
-            for (int n = 1; Files.exists(backup); n++) {
-                backup = file.resolveSibling(file.getFileName() + "." + stamp + "-" + n + ".bak");
-            }
-            Files.copy(file, backup, StandardCopyOption.COPY_ATTRIBUTES);
-        }
+        Path backup = backup(file);
         Path tmp = Files.createTempFile(file.getParent(), ".settings-", ".tmp");
         Files.writeString(tmp, edit.after(), StandardCharsets.UTF_8);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return backup;
+    }
+
+    /** Copies {@code file} to {@code FILE.<yyyyMMdd-HHmmss-SSS>[-N].bak} when it exists; returns the copy or null. */
+    private static Path backup(Path file) throws IOException {
+        if (!Files.exists(file)) return null;
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+        Path backup = file.resolveSibling(file.getFileName() + "." + stamp + ".bak");
+        for (int n = 1; Files.exists(backup); n++) {
+            backup = file.resolveSibling(file.getFileName() + "." + stamp + "-" + n + ".bak");
+        }
+        Files.copy(file, backup, StandardCopyOption.COPY_ATTRIBUTES);
         return backup;
     }
 
@@ -251,8 +301,11 @@ public final class HookInstaller {
         JsonNode n;
         try {
             n = JSON.readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(dev.compoundbash.settings.JsonErrors.at(file, e) + ": not valid JSON, left "
+                    + "unchanged: " + dev.compoundbash.settings.JsonErrors.message(e), e);
         } catch (IOException e) {
-            throw new IOException(file + " is not valid JSON: " + e.getMessage().lines().findFirst().orElse(""), e);
+            throw new IOException(file + " cannot be read: " + e.getMessage(), e);
         }
         if (!(n instanceof ObjectNode o)) throw new IOException(file + " does not hold a JSON object");
         return o;

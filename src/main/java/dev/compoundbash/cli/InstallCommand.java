@@ -83,11 +83,27 @@ public final class InstallCommand {
      * current directory, as when Claude Code starts here).
      */
     static List<Path> settingsRead(Map<String, String> env) {
+        return settingsLoaded(env).filesRead();
+    }
+
+    /** The settings Claude Code reads for this environment, as {@link #settingsRead} finds them. */
+    static dev.compoundbash.settings.PermissionSettings settingsLoaded(Map<String, String> env) {
         Map<String, String> e = new HashMap<>(env);
         if (e.get("CLAUDE_PROJECT_DIR") == null || e.get("CLAUDE_PROJECT_DIR").isEmpty()) {
             e.put("CLAUDE_PROJECT_DIR", Path.of("").toAbsolutePath().toString());
         }
-        return SettingsLoader.load(e).filesRead();
+        return SettingsLoader.load(e);
+    }
+
+    /**
+     * Warns on stderr of every settings file Claude Code reads here that the hook cannot read in whole (invalid
+     * JSON, named with its line and column): until it is fixed, the hook asks before every call.
+     */
+    static void warnUnreadable(String what, Map<String, String> env) {
+        for (String u : settingsLoaded(env).unreadable()) {
+            System.err.println("compound-bash " + what + ": warning: " + u + " (until it is fixed, the hook asks "
+                    + "before every Bash call: its deny rules may be missing)");
+        }
     }
 
     /** The launcher Claude Code runs for a plugin (its first recorded root), for messages. */
@@ -106,7 +122,8 @@ public final class InstallCommand {
             return 0;
         }
         Path backup = HookInstaller.apply(edit);
-        out.println(edit.file() + ": " + what + " done" + (backup != null ? " (backup: " + backup + ")" : ""));
+        out.println(edit.file() + ": " + what + " done" + (edit.removes() ? "; the file held nothing else and is "
+                + "removed (install had created it)" : "") + (backup != null ? " (backup: " + backup + ")" : ""));
         return 0;
     }
 
@@ -193,7 +210,9 @@ public final class InstallCommand {
                 return 1;
             }
             try {
-                return finish(HookInstaller.install(settingsFile(scope, env), cmd), dryRun, "install");
+                int rc = finish(HookInstaller.install(settingsFile(scope, env), cmd), dryRun, "install");
+                warnUnreadable("install", env);
+                return rc;
             } catch (IOException | IllegalStateException e) {
                 System.err.println("compound-bash install: " + e.getMessage());
                 return 2;

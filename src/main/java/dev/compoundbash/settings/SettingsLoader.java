@@ -238,7 +238,7 @@ public final class SettingsLoader {
             acc.unreadable(file + ": not valid UTF-8, skipped");
             return;
         } catch (JsonProcessingException ex) {
-            acc.unreadable(file + ": invalid JSON, skipped: " + oneLine(ex.getOriginalMessage()));
+            acc.unreadable(JsonErrors.at(file, ex) + ": invalid JSON, skipped: " + oneLine(JsonErrors.message(ex)));
             return;
         } catch (NoSuchFileException ex) {
             if (reportMissing) {

@@ -251,6 +251,8 @@ class DoctorCommandTest {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.status("settings")).isEqualTo("fail");
         assertThat(r.text("settings")).contains(home.resolve(".claude/settings.json").toString()).contains("invalid JSON");
+        // which file and where: line 1, column 41 (the stray ']')
+        assertThat(r.text("settings")).contains(home.resolve(".claude/settings.json") + ":1:41: invalid JSON");
     }
 
     @Test

@@ -105,13 +105,52 @@ class HookInstallerTest {
     }
 
     @Test
-    void installIntoAMissingFileAndUninstallLeavesAnEmptyObject() throws IOException {
+    void installIntoAMissingFileAndUninstallRemovesWhatItCreated() throws IOException {
         Path f = tmp.resolve("new/.claude/settings.json");
         HookInstaller.Edit e = HookInstaller.install(f, CMD);
         assertThat(HookInstaller.apply(e)).isNull();
         assertThat(JSON.readTree(Files.readString(f)).at("/hooks/PreToolUse/0/hooks/0/command").asText()).isEqualTo(CMD);
+        HookInstaller.Edit u = HookInstaller.uninstall(f);
+        assertThat(u.removes()).isTrue();
+        assertThat(u.diff()).contains("-  \"hooks\": {");
+        Path backup = HookInstaller.apply(u);
+        assertThat(f).doesNotExist();
+        // what was removed is kept, as every edit's backup
+        assertThat(JSON.readTree(Files.readString(backup)).at("/hooks/PreToolUse/0/hooks/0/command").asText()).isEqualTo(CMD);
+        assertThat(HookInstaller.uninstall(f).changes()).isFalse();
+    }
+
+    @Test
+    void uninstallGivesBackTheUsersOwnText() throws IOException {
+        // the user's formatting (one line, no final newline, keys in their order) comes back byte for byte
+        String mine = "{\"env\":{\"A\":\"b\"},   \"permissions\":{\"deny\":[\"Bash(rm *)\"]}}";
+        Path f = tmp.resolve("settings.json");
+        Files.writeString(f, mine);
+        HookInstaller.apply(HookInstaller.install(f, CMD));
+        assertThat(Files.readString(f)).contains(CMD);
         HookInstaller.apply(HookInstaller.uninstall(f));
-        assertThat(Files.readString(f)).isEqualTo("{}\n");
+        assertThat(Files.readString(f)).isEqualTo(mine);
+        // a user's own empty object stays, as it was
+        Path g = tmp.resolve("other/settings.json");
+        Files.createDirectories(g.getParent());
+        Files.writeString(g, "{ }\n");
+        HookInstaller.apply(HookInstaller.install(g, CMD));
+        HookInstaller.apply(HookInstaller.uninstall(g));
+        assertThat(Files.readString(g)).isEqualTo("{ }\n");
+    }
+
+    @Test
+    void uninstallAfterTheUserChangedTheFileKeepsTheirChange() throws IOException {
+        Path f = tmp.resolve("settings.json");
+        Files.writeString(f, SETTINGS);
+        HookInstaller.apply(HookInstaller.install(f, CMD));
+        JsonNode edited = JSON.readTree(Files.readString(f));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) edited).put("model", "opus");
+        Files.writeString(f, HookInstaller.print(edited));
+        HookInstaller.apply(HookInstaller.uninstall(f));
+        JsonNode back = JSON.readTree(Files.readString(f));
+        assertThat(back.get("model").asText()).isEqualTo("opus");
+        assertThat(back.toString()).doesNotContain(CMD);
     }
 
     @Test
@@ -129,6 +168,12 @@ class HookInstallerTest {
         Path f = tmp.resolve("settings.json");
         Files.writeString(f, "{\"a\": ");
         assertThatThrownBy(() -> HookInstaller.install(f, CMD)).isInstanceOf(IOException.class).hasMessageContaining("not valid JSON");
+        // the place to fix: FILE:LINE:COLUMN, and the file is left as it was
+        Files.writeString(f, "{\n  \"hooks\": {},\n  \"env\": {\"A\": 1,}\n}\n");
+        assertThatThrownBy(() -> HookInstaller.install(f, CMD)).hasMessageStartingWith(f + ":3:18: not valid JSON");
+        assertThatThrownBy(() -> HookInstaller.uninstall(f)).hasMessageStartingWith(f + ":3:18: not valid JSON");
+        assertThat(Files.readString(f)).isEqualTo("{\n  \"hooks\": {},\n  \"env\": {\"A\": 1,}\n}\n");
+        Files.writeString(f, "{\"a\": ");
         Files.writeString(f, "[1]");
         assertThatThrownBy(() -> HookInstaller.install(f, CMD)).hasMessageContaining("JSON object");
     }

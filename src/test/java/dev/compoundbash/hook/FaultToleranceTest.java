@@ -74,6 +74,24 @@ class FaultToleranceTest {
     }
 
     @Test
+    void malformedSettingsWithADenyListNeverAllowAndSayWhere() throws Exception {
+        // Claude Code skips a settings file that is not JSON; its deny list is then unseen by the hook too. Under
+        // allow Bash(*) of the same broken file nothing turns into allow: every call asks, and the reason names
+        // the file with its line and column (issue 20).
+        Map<String, String> env = homeWithSettings(
+                "{\"permissions\": {\"allow\": [\"Bash(*)\"],\n  \"deny\": [\"Bash(rm *)\",]}}\n".getBytes());
+        for (String c : List.of("rm -rf build", "ls", "git status", "echo \"$(rm -rf x)\"")) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            new HookRunner(env, "test").run(new ByteArrayInputStream(input(c, tmp.toString())
+                    .getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8));
+            String stdout = out.toString(StandardCharsets.UTF_8);
+            assertThat(outcome(stdout)).as(c).isEqualTo("ask");
+            assertThat(JSON.readTree(stdout).path("hookSpecificOutput").path("permissionDecisionReason").asText())
+                    .contains(tmp.resolve("home/.claude/settings.json") + ":2:25: invalid JSON");
+        }
+    }
+
+    @Test
     void settingsOfTheWrongShapeNeverApprove() throws Exception {
         Map<String, String> env = homeWithSettings("{\"permissions\": {\"allow\": \"Bash(*)\", \"deny\": 7}}"
                 .getBytes());

@@ -185,7 +185,7 @@ class SettingsLoaderTest {
 
     @Test
     void malformedJsonIsWarnedAndSkipped() throws IOException {
-        write(home(), "settings.json", "{\"permissions\":{\"allow\":[\"Bash(ls *)\",]}");
+        Path broken = write(home(), "settings.json", "{\"permissions\":{\"allow\":[\"Bash(ls *)\",]}");
         write(home(), "settings.local.json", "{\"permissions\":{\"allow\":[\"Bash(cat *)\"]}} trailing");
         Path p = write(project(), "settings.json", "{\"permissions\":{\"allow\":[\"Bash(jq)\"]}}");
         write(project(), "settings.local.json", "");
@@ -197,6 +197,17 @@ class SettingsLoaderTest {
         assertThat(s.warnings().get(0)).contains("settings.json").contains("invalid JSON");
         assertThat(s.warnings().get(1)).contains("settings.local.json").contains("invalid JSON");
         assertThat(s.warnings().get(2)).contains("empty");
+        // the place to fix, as FILE:LINE:COLUMN (jackson's location): the stray ']' of line 1, column 39
+        assertThat(s.warnings().get(0)).startsWith(broken + ":1:39: invalid JSON");
+    }
+
+    @Test
+    void invalidJsonIsLocatedByLineAndColumn() throws IOException {
+        Path f = write(home(), "settings.json", "{\n  \"permissions\": {\n    \"deny\": [\"Bash(rm *)\",]\n  }\n}\n");
+        PermissionSettings s = SettingsLoader.load(env(false));
+        assertThat(s.deny()).isEmpty();
+        assertThat(s.unreadable()).singleElement().asString().startsWith(f + ":3:27: invalid JSON, skipped: ")
+                .contains("Unexpected character (']'");
     }
 
     @Test
