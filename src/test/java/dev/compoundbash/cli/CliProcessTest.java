@@ -210,13 +210,46 @@ class CliProcessTest {
 
         Proc.Result un = cli("uninstall");
         assertThat(un.exit()).isZero();
-        assertThat(JSON.readTree(Files.readString(settings))).isEqualTo(JSON.readTree(original));
+        // the user's own text back, byte for byte (install's backup holds the same settings)
+        assertThat(Files.readString(settings)).isEqualTo(original);
 
         env.put("CLAUDE_PROJECT_DIR", work.toString());
         assertThat(cli("install", "--project", "--command", "/y/compound-bash hook").exit()).isZero();
         assertThat(cli("install", "--project", "--command", "/x/compound-bash hook").exit()).isZero();
         JsonNode p = JSON.readTree(work.resolve(".claude/settings.json").toFile());
         assertThat(p.at("/hooks/PreToolUse")).hasSize(1);
+    }
+
+    /**
+     * Issue 20 (a new user's trial): a settings file that is not JSON is named with its line and column: install
+     * refuses to edit its own target (exit 2, the file unchanged), warns of another one Claude Code reads here, and
+     * uninstall removes a settings file that install created and that holds nothing else.
+     */
+    @Test
+    void installNamesTheLineAndColumnOfASettingsFileThatIsNotJson() throws Exception {
+        Path settings = home.resolve(".claude/settings.json");
+        String broken = "{\n  \"permissions\": {\"deny\": [\"Bash(rm *)\",]}\n}\n";
+        Files.writeString(settings, broken);
+        Proc.Result refused = cli("install", "--command", "/opt/cb/bin/compound-bash hook");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.stderr()).contains(settings + ":2:41: not valid JSON, left unchanged: Unexpected character");
+        assertThat(Files.readString(settings)).isEqualTo(broken);
+
+        // the target is fine (it is created), the project's local settings are not: install warns, naming the place
+        Files.delete(settings);
+        env.put("CLAUDE_PROJECT_DIR", work.toString());
+        Path local = work.resolve(".claude/settings.local.json");
+        Files.createDirectories(local.getParent());
+        Files.writeString(local, "{\"permissions\": {\"allow\": [\"Bash(ls)\"]\n");
+        Proc.Result warned = cli("install", "--command", "/opt/cb/bin/compound-bash hook");
+        assertThat(warned.exit()).as(warned.stderr()).isZero();
+        assertThat(warned.stderr()).contains("warning: " + local + ":2:1: invalid JSON")
+                .contains("the hook asks before every Bash call");
+        assertThat(settings).exists();
+        Proc.Result un = cli("uninstall");
+        assertThat(un.exit()).isZero();
+        assertThat(un.stdout()).contains("removed (install had created it)");
+        assertThat(settings).doesNotExist();
     }
 
     /**

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every {@code COMPOUND_BASH_*} environment variable that the tests, the benchmarks, CI, the docs or the Java code
- * name is one that something reads: the launcher ({@code bin/compound-bash}) or Java code through
- * {@code getenv("NAME")}, {@code get("NAME")} or {@code getOrDefault("NAME", ...)}. Issue 20 renamed the launcher's
+ * name is one that something reads: the launcher ({@code bin/compound-bash}), Java code through
+ * {@code getenv("NAME")}, {@code get("NAME")} or {@code getOrDefault("NAME", ...)}, or the end-to-end tests' Python
+ * ({@code os.environ.get("NAME")}, or a prefix such as {@code "COMPOUND_BASH_E2E_" + agent}). Issue 20 renamed the launcher's
  * time budget from {@code COMPOUND_BASH_TIMEOUT} to {@code COMPOUND_BASH_BUDGET}; the tests kept setting the old name,
  * so under load they ran with the default 15 s budget and failed on timing. A stale name of any kind fails here.
  */
