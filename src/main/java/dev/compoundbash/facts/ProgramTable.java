@@ -702,7 +702,9 @@ public final class ProgramTable {
      * {@code add}: staging a file reads it into the repository, where any later git command prints it). A read
      * operand {@code REV:PATH} ({@code show :.env}, {@code diff HEAD:.env}) also names {@code PATH}. A subcommand
      * the table does not list names no file. A global option that moves the repository ({@code -C},
-     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown.
+     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown, and its directory is read where it is (a
+     * repository outside the working directories is the path boundary). Operands {@code pathspecs}
+     * ({@link #pathspecs}) and {@code moves} ({@link #moves}) read what git matches and moves.
      */
     private static List<Operand> git(String program, List<Arg> words, String access) {
         int i = 0;
