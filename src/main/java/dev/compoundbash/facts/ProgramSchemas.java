@@ -277,9 +277,10 @@ public final class ProgramSchemas {
      *                         is a directory of them: {@code hooks/})
      * @param bareMarker       a file whose presence makes a directory a bare repository, which ends the search
      *                         upwards ({@code HEAD})
+     * @param bareOptions      global options that make the starting directory the repository ({@code --bare})
      */
     public record Repository(List<String> directoryOptions, List<String> gitDirOptions, String discovery,
-                             List<String> files, String bareMarker) {
+                             List<String> files, String bareMarker, List<String> bareOptions) {
     }
 
     /**
@@ -653,10 +654,12 @@ public final class ProgramSchemas {
 
     private static Repository repository(JsonNode n) {
         if (n == null) return null;
-        fields(n, "repository", "directoryOptions", "gitDirOptions", "discovery", "files", "bareMarker");
+        fields(n, "repository", "directoryOptions", "gitDirOptions", "discovery", "files", "bareMarker",
+                "bareOptions");
         return new Repository(strings(n.get("directoryOptions"), "directoryOptions"),
                 strings(n.get("gitDirOptions"), "gitDirOptions"), n.path("discovery").asText(""),
-                strings(n.get("files"), "files"), n.path("bareMarker").asText(""));
+                strings(n.get("files"), "files"), n.path("bareMarker").asText(""),
+                strings(n.get("bareOptions"), "bareOptions"));
     }
 
     /** How a configuration writer's operands are read ({@link KeyTable#writes()}). */

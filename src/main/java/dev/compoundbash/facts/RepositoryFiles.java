@@ -11,7 +11,7 @@ import java.util.List;
  * The files of the repository one run of a program reads its configuration from (the schema's
  * {@code config.repository}, {@link ProgramSchemas.Repository}), relative to the repository that run uses: git's
  * {@code -C DIR} (each relative to the one before), {@code --git-dir DIR} (the repository directory itself,
- * {@code DIR/config}), or, without it, the search of git's setup.c {@code setup_git_directory_gently} from the
+ * {@code DIR/config}; {@code --bare}: the starting directory), or, without it, the search of git's setup.c {@code setup_git_directory_gently} from the
  * starting directory upwards: {@code D/.git} is the repository where it exists, else {@code D} itself where it is
  * a bare repository ({@code D/HEAD}), else the parent (gitrepository-layout(5): {@code config}, {@code hooks/},
  * {@code commondir}). A bare repository made in the same call ({@code git init --bare x}) is not there yet, so
@@ -71,6 +71,7 @@ final class RepositoryFiles {
                 }
                 value = v.text();
             }
+            if (repository.bareOptions().contains(name) && gitDir == null) gitDir = ".";
             if (value == null) continue;
             if (repository.directoryOptions().contains(name) && !value.isEmpty()) moves.add(value);
             if (repository.gitDirOptions().contains(name)) gitDir = value;
