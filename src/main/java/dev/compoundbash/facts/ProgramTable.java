@@ -702,55 +702,29 @@ public final class ProgramTable {
      * {@code add}: staging a file reads it into the repository, where any later git command prints it). A read
      * operand {@code REV:PATH} ({@code show :.env}, {@code diff HEAD:.env}) also names {@code PATH}. A subcommand
      * the table does not list names no file. A global option that moves the repository ({@code -C},
-     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown, and its directory is read where it is (a
-     * repository outside the working directories is the path boundary). Operands {@code pathspecs}
+     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown (Claude Code does not path-check the
+     * directory itself: docs/CLAUDE-CODE.md, p-h-git-C-tmp, p-h-cd-git-dir). Operands {@code pathspecs}
      * ({@link #pathspecs}) and {@code moves} ({@link #moves}) read what git matches and moves.
      */
     private static List<Operand> git(String program, List<Arg> words, String access) {
         int i = 0;
         boolean moved = false;
         boolean icase = false;
-        // the directory git starts in (-C DIR, each relative to the one before) and the repository it names
-        // (--git-dir DIR, relative to that directory): read where they are, so one outside the working directories
-        // is the path boundary Claude Code checks (git(1) "-C <path>", "--git-dir=<path>")
-        String start = "";
-        boolean startKnown = true;
-        List<Arg> repositories = new ArrayList<>();
         while (i < words.size() && option(words.get(i))) {
-            Arg w = words.get(i);
-            String t = w.text();
+            String t = words.get(i).text();
             if (t.equals("-C") || t.equals("-c") || t.equals("--git-dir") || t.equals("--work-tree")
                     || t.equals("--namespace") || t.equals("--exec-path") || t.equals("--config-env")) {
                 moved |= !t.equals("-c") && !t.equals("--namespace") && !t.equals("--config-env");
-                Arg value = i + 1 < words.size() ? words.get(i + 1) : null;
-                if (value != null && (t.equals("-C") || t.equals("--git-dir") || t.equals("--work-tree"))) {
-                    if (t.equals("-C")) {
-                        if (!value.isStatic()) startKnown = false;
-                        else if (!value.text().isEmpty()) start = joined(start, value.text());
-                    } else {
-                        repositories.add(value);
-                    }
-                }
                 i += 2;
             } else {
                 moved |= t.startsWith("--git-dir=") || t.startsWith("--work-tree=");
-                if (w.isStatic() && (t.startsWith("--git-dir=") || t.startsWith("--work-tree="))) {
-                    repositories.add(Arg.literal(t.substring(t.indexOf('=') + 1)));
-                }
                 icase |= t.equals("--icase-pathspecs");
                 i++;
             }
         }
-        List<Operand> directories = new ArrayList<>();
-        if (startKnown && !start.isEmpty()) directories.add(new Operand(Arg.literal(start), "read"));
-        for (Arg r : repositories) {
-            if (!r.isStatic() || !startKnown) continue;
-            directories.add(new Operand(Arg.literal(r.text().startsWith("/") || start.isEmpty() ? r.text()
-                    : joined(start, r.text())), "read"));
-        }
-        if (i >= words.size() || !words.get(i).isStatic()) return directories;
+        if (i >= words.size() || !words.get(i).isStatic()) return List.of();
         Subcommand spec = subcommands.getOrDefault(program, Map.of()).get(words.get(i).text());
-        if (spec == null) return directories;
+        if (spec == null) return List.of();
         ProgramSchemas.SubcommandPaths sp = spec.paths();
         List<Arg> rest = words.subList(i + 1, words.size());
         List<Operand> base = switch (sp.operands()) {
@@ -774,7 +748,7 @@ public final class ProgramTable {
         }
         if (moved) {
             // -C DIR moves every path, the default "." included
-            List<Operand> unknown = new ArrayList<>(directories);
+            List<Operand> unknown = new ArrayList<>();
             for (String a : List.of("read", "write", "create")) {
                 if (out.stream().anyMatch(o -> o.access().equals(a)) || (a.equals(sp.access()) && !sp.operands().equals("none"))) {
                     unknown.add(new Operand(Arg.unknown("(a path in another repository)"), a, false,
@@ -784,12 +758,6 @@ public final class ProgramTable {
             return unknown;
         }
         return out;
-    }
-
-    /** {@code dir} then {@code more} as git's {@code chdir} sequence reaches it: an absolute {@code more} restarts. */
-    private static String joined(String dir, String more) {
-        if (dir.isEmpty() || more.startsWith("/")) return more;
-        return dir.endsWith("/") ? dir + more : dir + "/" + more;
     }
 
     /**

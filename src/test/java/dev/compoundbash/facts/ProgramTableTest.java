@@ -129,16 +129,6 @@ class ProgramTableTest {
         assertThat(words(operands("git", "mv", ".env", "notes.txt"), "write")).containsExactly(".env", "notes.txt");
     }
 
-    /** -C DIR and --git-dir DIR name the directory git reads its repository from, relative to the one before. */
-    @Test
-    void gitDirectoryOptionsAreRead() {
-        assertThat(words(operands("git", "-C", "/tmp/x", "status"), "read")).containsExactly("/tmp/x");
-        assertThat(words(operands("git", "-C", "a", "-C", "b", "--git-dir=r", "log"), "read"))
-                .containsExactly("a/b", "a/b/r");
-        assertThat(words(operands("git", "--git-dir", "/r", "status"), "read")).containsExactly("/r");
-        assertThat(words(operands("git", "status"), "read")).isEmpty();
-    }
-
     /** git mv, git rm and git restore write every operand; -C makes them unknown. */
     @Test
     void gitWorkTreeWritesAreWrites() {
