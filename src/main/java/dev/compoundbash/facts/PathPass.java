@@ -96,6 +96,7 @@ final class PathPass {
                 continue;
             }
             Arg oa = o.arg();
+            if (oa.isStatic() && oa.text().equals(ProgramTable.WORK_TREE_TOP)) oa = workTreeTop(here);
             if (oa.spliced() && reach.xargsReplace() != null && pipe.words() != null) {
                 // echo .git/config | xargs -I{} cp a {}: the one line xargs reads is known, so is the word
                 oa = Arg.literal(oa.text().replace(reach.xargsReplace(), String.join(" ", pipe.words())));
@@ -127,6 +128,32 @@ final class PathPass {
                                 && java.nio.file.Files.isRegularFile(Path.of(r.path())))));
             }
         }
+    }
+
+    /**
+     * The top of the work tree git finds from the directories the command may run in (git's setup.c: the nearest
+     * directory upwards holding {@code .git}), as an absolute path; the directory itself when none holds one (git
+     * then refuses to run); a path only known at run time when the directories are not known or lead to different
+     * tops.
+     *
+     * @param here the directories the command may run in, or null when not known
+     */
+    private static Arg workTreeTop(List<Path> here) {
+        if (here == null || here.isEmpty()) return Arg.unknown("(the top of the work tree)");
+        String top = null;
+        for (Path base : here) {
+            Path found = base;
+            for (Path d = base.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
+                if (java.nio.file.Files.exists(d.resolve(".git"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    found = d;
+                    break;
+                }
+            }
+            String t = found.toAbsolutePath().normalize().toString();
+            if (top != null && !top.equals(t)) return Arg.unknown("(the top of the work tree)");
+            top = t;
+        }
+        return Arg.literal(top);
     }
 
     /**

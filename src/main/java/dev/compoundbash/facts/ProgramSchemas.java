@@ -192,10 +192,12 @@ public final class ProgramSchemas {
      *                        {@code keys} KEY=VALUE judged by this table; {@code alias} NAME EXPANSION)
      * @param files           (config) the configuration files the program reads ({@code .npmrc}): a file written
      *                        earlier in the call with one of these names (or path ends) changes what later runs do
+     * @param repository      (config) where the program finds the repository whose files it reads ({@code git}:
+     *                        {@code -C}, {@code --git-dir}, {@code .git} found upwards), or null
      */
     public record KeyTable(List<String> inert, Map<String, String> keys, List<String> option, List<String> writers,
                            boolean caseInsensitive, List<String> namespace, Map<String, String> writes,
-                           List<String> files) {
+                           List<String> files, Repository repository) {
         /** The role of {@code key} ({@link #KEY_ROLES}), or null when it has none. */
         public String role(String key) {
             String k = caseInsensitive ? key.toLowerCase(java.util.Locale.ROOT) : key;
@@ -263,12 +265,34 @@ public final class ProgramSchemas {
     }
 
     /**
+     * The repository a program reads its configuration from, and the files of it that may choose what it runs
+     * (git(1) "-C", "--git-dir"; gitrepository-layout(5): {@code config}, {@code hooks/}, {@code commondir}; git's
+     * setup.c {@code setup_git_directory_gently}: from the starting directory upwards, {@code DIR/.git} is the
+     * repository, else {@code DIR} itself when it is a bare one).
+     *
+     * @param directoryOptions global options that change the starting directory, in order ({@code -C})
+     * @param gitDirOptions    global options that name the repository directory itself ({@code --git-dir})
+     * @param discovery        the name of the repository directory in a work tree ({@code .git})
+     * @param files            the files of a repository directory the program reads (a name ending in {@code /}
+     *                         is a directory of them: {@code hooks/})
+     * @param bareMarker       a file whose presence makes a directory a bare repository, which ends the search
+     *                         upwards ({@code HEAD})
+     * @param bareOptions      global options that make the starting directory the repository ({@code --bare})
+     */
+    public record Repository(List<String> directoryOptions, List<String> gitDirOptions, String discovery,
+                             List<String> files, String bareMarker, List<String> bareOptions) {
+    }
+
+    /**
      * The files one subcommand names ({@code paths.subcommands} of a schema; {@code docs/PROGRAMS.md}).
      *
      * @param access    what it does with its operands: {@code read}, {@code write} or {@code create}
      * @param operands  the operand reader: {@code all} (every word not an option or an option's value),
      *                  {@code grep} (the words after the pattern), {@code revisions} (only the {@code PATH} of a
-     *                  {@code REV:PATH} word), {@code none}
+     *                  {@code REV:PATH} word), {@code none}, {@code pathspecs} (as {@code all}, each a git pathspec:
+     *                  one with glob characters or magic reads every file it may match, gitglossary(7)
+     *                  "pathspec"), {@code moves} (as {@code all}, every operand but the last also read: the
+     *                  sources of {@code git mv})
      * @param from      the first operand that is a path (those before it are a repository, a verb: {@code clone URL
      *                  DIR}, {@code worktree add DIR}); every later operand is one, so an option whose value is not
      *                  known only adds paths
@@ -611,7 +635,8 @@ public final class ProgramSchemas {
 
     private static KeyTable keys(JsonNode n, String what) {
         if (n == null) return null;
-        fields(n, what, "inert", "keys", "option", "writers", "caseInsensitive", "namespace", "writes", "files");
+        fields(n, what, "inert", "keys", "option", "writers", "caseInsensitive", "namespace", "writes", "files",
+                "repository");
         Map<String, String> keys = new LinkedHashMap<>();
         if (n.has("keys")) {
             for (Iterator<Map.Entry<String, JsonNode>> it = n.get("keys").fields(); it.hasNext(); ) {
@@ -623,7 +648,18 @@ public final class ProgramSchemas {
         }
         return new KeyTable(strings(n.get("inert"), "inert"), Collections.unmodifiableMap(keys),
                 strings(n.get("option"), "option"), strings(n.get("writers"), "writers"), bool(n, "caseInsensitive"),
-                strings(n.get("namespace"), "namespace"), writes(n.get("writes")), strings(n.get("files"), "files"));
+                strings(n.get("namespace"), "namespace"), writes(n.get("writes")), strings(n.get("files"), "files"),
+                repository(n.get("repository")));
+    }
+
+    private static Repository repository(JsonNode n) {
+        if (n == null) return null;
+        fields(n, "repository", "directoryOptions", "gitDirOptions", "discovery", "files", "bareMarker",
+                "bareOptions");
+        return new Repository(strings(n.get("directoryOptions"), "directoryOptions"),
+                strings(n.get("gitDirOptions"), "gitDirOptions"), n.path("discovery").asText(""),
+                strings(n.get("files"), "files"), n.path("bareMarker").asText(""),
+                strings(n.get("bareOptions"), "bareOptions"));
     }
 
     /** How a configuration writer's operands are read ({@link KeyTable#writes()}). */
@@ -655,7 +691,8 @@ public final class ProgramSchemas {
                 strings(n.get("recursive"), "recursive"), subcommandPaths(n.get("subcommands")));
     }
 
-    private static final Set<String> SUBCOMMAND_OPERANDS = Set.of("all", "grep", "revisions", "none");
+    private static final Set<String> SUBCOMMAND_OPERANDS = Set.of("all", "grep", "revisions", "none",
+            "pathspecs", "moves");
 
     private static Map<String, SubcommandPaths> subcommandPaths(JsonNode n) {
         if (n == null) return Map.of();
@@ -671,7 +708,7 @@ public final class ProgramSchemas {
             Map<String, String> options = new LinkedHashMap<>();
             if (v.has("options")) v.get("options").fields().forEachRemaining(o -> options.put(o.getKey(), o.getValue().asText()));
             for (String role : options.values()) {
-                if (!Set.of("read", "write", "read-write", "names", "list", "prefix").contains(role)) {
+                if (!Set.of("read", "write", "read-write", "names", "list", "prefix", "names-operands").contains(role)) {
                     throw new IllegalArgumentException("unknown path role " + role);
                 }
             }

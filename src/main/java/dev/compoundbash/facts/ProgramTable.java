@@ -702,11 +702,14 @@ public final class ProgramTable {
      * {@code add}: staging a file reads it into the repository, where any later git command prints it). A read
      * operand {@code REV:PATH} ({@code show :.env}, {@code diff HEAD:.env}) also names {@code PATH}. A subcommand
      * the table does not list names no file. A global option that moves the repository ({@code -C},
-     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown.
+     * {@code --git-dir}, {@code --work-tree}) makes those paths unknown (Claude Code does not path-check the
+     * directory itself: docs/CLAUDE-CODE.md, p-h-git-C-tmp, p-h-cd-git-dir). Operands {@code pathspecs}
+     * ({@link #pathspecs}) and {@code moves} ({@link #moves}) read what git matches and moves.
      */
     private static List<Operand> git(String program, List<Arg> words, String access) {
         int i = 0;
         boolean moved = false;
+        boolean icase = false;
         while (i < words.size() && option(words.get(i))) {
             String t = words.get(i).text();
             if (t.equals("-C") || t.equals("-c") || t.equals("--git-dir") || t.equals("--work-tree")
@@ -715,6 +718,7 @@ public final class ProgramTable {
                 i += 2;
             } else {
                 moved |= t.startsWith("--git-dir=") || t.startsWith("--work-tree=");
+                icase |= t.equals("--icase-pathspecs");
                 i++;
             }
         }
@@ -726,9 +730,22 @@ public final class ProgramTable {
         List<Operand> base = switch (sp.operands()) {
             case "grep" -> patternFirst(rest, sp.access(), sp.valued(), GREP_PATTERN, Set.of("-f"), false);
             case "none" -> List.of();
+            case "pathspecs" -> pathspecs(gitOperands(rest, sp), icase);
+            case "moves" -> moves(gitOperands(rest, sp));
             default -> gitOperands(rest, sp);
         };
         List<Operand> out = withOptions(spec.options(), rest, base, Arg::mayBeOption);
+        if ((sp.operands().equals("pathspecs") || sp.operands().equals("none"))
+                && base.stream().noneMatch(b -> b.access().equals("read"))) {
+            // a traversal with no pathspec (add -A, add -u, commit -a, stash -u) covers the whole work tree, not
+            // only the directory git runs in (git-add(1) "-A": "If no <pathspec> is given ... the whole tree")
+            List<Operand> whole = new ArrayList<>();
+            for (Operand o : out) {
+                whole.add(o.recursive() && o.arg().isStatic() && o.arg().text().equals(".")
+                        ? new Operand(Arg.literal(WORK_TREE_TOP), o.access(), o.followsInto(), true) : o);
+            }
+            out = whole;
+        }
         if (moved) {
             // -C DIR moves every path, the default "." included
             List<Operand> unknown = new ArrayList<>();
@@ -739,6 +756,102 @@ public final class ProgramTable {
                 }
             }
             return unknown;
+        }
+        return out;
+    }
+
+    /**
+     * The text that stands for the top of the work tree in an operand ({@code git add ':/'}, an exclusion): the
+     * path pass resolves it by finding the repository upwards from the directory the command runs in.
+     */
+    static final String WORK_TREE_TOP = ":/";
+
+    /**
+     * The files git pathspecs may match (gitglossary(7) "pathspec"; git's pathspec.c and wildmatch.c): every
+     * operand is read recursively when it is a directory; one with fnmatch characters ({@code * ? [ \}, which
+     * git matches itself also when the shell quoted them: {@code git add '*.env'}) reads every file below the
+     * directory before its first one; magic ({@code :(icase)}, {@code :(glob)}, {@code :(attr:...)}) reads every
+     * file below that directory, or below the working directory when case is ignored ({@code --icase-pathspecs}
+     * too); {@code :/} or {@code :(top)} and exclusions ({@code :!}, {@code :^}, {@code :(exclude)}: an exclusion
+     * alone matches the whole work tree) read every file of the work tree ({@link #WORK_TREE_TOP});
+     * {@code :(literal)} is its text.
+     *
+     * @param operands the operands as {@link #gitOperands} read them
+     * @param icase    {@code --icase-pathspecs} was given: every pathspec ignores case
+     * @return the operands with the directories they may read below
+     */
+    private static List<Operand> pathspecs(List<Operand> operands, boolean icase) {
+        List<Operand> out = new ArrayList<>();
+        for (Operand o : operands) {
+            Arg a = o.arg();
+            if (!a.isStatic()) {
+                out.add(new Operand(a, o.access(), false, true));
+                continue;
+            }
+            String t = a.text();
+            boolean top = false;
+            boolean exclude = false;
+            boolean magic = false;
+            boolean caseless = icase;
+            boolean literal = false;
+            String rest = t;
+            if (t.startsWith(":(")) {
+                int close = t.indexOf(')');
+                if (close < 0) {
+                    // git refuses it ("Missing ')' at the end of pathspec magic"); read as the whole work tree
+                    out.add(new Operand(Arg.literal(WORK_TREE_TOP), o.access(), false, true));
+                    continue;
+                }
+                for (String m : t.substring(2, close).split(",")) {
+                    String k = m.trim();
+                    switch (k) {
+                        case "top", "" -> top |= k.equals("top");
+                        case "exclude" -> exclude = true;
+                        case "literal" -> literal = true;
+                        case "icase" -> caseless = true;
+                        default -> magic = true; // glob, attr:..., prefix:N and any later magic
+                    }
+                }
+                rest = t.substring(close + 1);
+            } else if (t.startsWith(":")) {
+                int k = 1;
+                while (k < t.length() && "/!^".indexOf(t.charAt(k)) >= 0) {
+                    if (t.charAt(k) == '/') top = true;
+                    else exclude = true;
+                    k++;
+                }
+                if (k < t.length() && t.charAt(k) == ':') k++;
+                rest = t.substring(k);
+            }
+            if (top || exclude) {
+                out.add(new Operand(Arg.literal(WORK_TREE_TOP), o.access(), false, true));
+            } else if (caseless) {
+                out.add(new Operand(Arg.literal("."), o.access(), false, true));
+            } else if (!literal && (magic || rest.matches("(?s).*[*?\\[\\\\].*"))) {
+                out.add(new Operand(Arg.literal(directoryBefore(rest)), o.access(), false, true));
+            } else {
+                out.add(new Operand(rest.equals(t) ? a : Arg.literal(rest.isEmpty() ? "." : rest), o.access(),
+                        false, true));
+            }
+        }
+        return out;
+    }
+
+    /** The directory of a pattern before its first fnmatch character ({@code src/*.c}: {@code src/}), or {@code .}. */
+    private static String directoryBefore(String pattern) {
+        int k = 0;
+        while (k < pattern.length() && "*?[\\".indexOf(pattern.charAt(k)) < 0) k++;
+        int slash = pattern.lastIndexOf('/', k);
+        return slash < 0 ? "." : pattern.substring(0, slash + 1);
+    }
+
+    /** {@code git mv SOURCE... DESTINATION}: every operand is written, and every source is also read. */
+    private static List<Operand> moves(List<Operand> operands) {
+        List<Operand> out = new ArrayList<>(operands);
+        for (int k = 0; k < operands.size() - 1; k++) out.add(new Operand(operands.get(k).arg(), "read"));
+        // a source or destination only known at run time may be any of them
+        if (operands.stream().anyMatch(o -> !o.arg().isStatic()) && !operands.isEmpty()) {
+            out.add(new Operand(operands.get(operands.size() - 1).arg(), "read"));
         }
         return out;
     }
@@ -759,13 +872,25 @@ public final class ProgramTable {
                 continue;
             }
             if (options && option(a)) {
-                if (sp.valued().contains(a.text())) i++;
+                String t = a.text();
+                if (sp.valued().contains(t)) {
+                    i++;
+                } else if (a.isStatic() && t.length() > 2 && !t.startsWith("--")) {
+                    // a cluster (parse-options): the first letter that takes a value takes the rest of the word, or
+                    // the next word when it is the last one (git commit -am MSG)
+                    for (int k = 1; k < t.length(); k++) {
+                        if (!sp.valued().contains("-" + t.charAt(k))) continue;
+                        if (k == t.length() - 1) i++;
+                        break;
+                    }
+                }
                 continue;
             }
             if (n++ < sp.from()) continue;
             boolean revisions = sp.operands().equals("revisions");
             if (!revisions || !a.isStatic()) out.add(new Operand(a, sp.access()));
-            if (a.isStatic() && !sp.access().equals("write")) {
+            // a pathspec's leading ":" is its magic, never REV:PATH (the pathspec reader reads it)
+            if (a.isStatic() && !sp.access().equals("write") && !sp.operands().equals("pathspecs")) {
                 String t = a.text();
                 int colon = t.startsWith(":(") ? -1 : t.indexOf(':');
                 if (colon >= 0) {

@@ -410,8 +410,56 @@ final class UnwrapPass {
                 }
             }
         }
+        repositoryWrites(sc, reading, schema);
         List<ConfigWrites.Write> writes = reading.configWrites();
         if (!writes.isEmpty()) programWrites.computeIfAbsent(schema.file(), f -> new ArrayList<>()).addAll(writes);
+    }
+
+    /**
+     * The closed world for the repository a run reads its configuration from ({@link RepositoryFiles}: git's
+     * {@code -C}, {@code --git-dir}, {@code .git} or a bare repository found upwards): a write earlier in the call
+     * to one of its files ({@code cp cfg x/config && git -C x log}, {@code > x/hooks/pre-commit}), to a directory
+     * holding them ({@code cp -r tpl x}), or to a path only known at run time may choose what the run does, so it
+     * is an unknown word that may choose what runs. A directory only made ({@code mkdir}, {@code touch}: access
+     * {@code create}) holds no configuration, and the program's own writes ({@code git init x}, {@code git clone
+     * URL x}) are its defaults, whose configuration the closed world reads from their words ({@code -c},
+     * {@code --template}); both still count when they name one of the files itself.
+     */
+    private void repositoryWrites(SubCommand sc, ProgramKnowledge.Reading reading, ProgramSchemas.Schema schema) {
+        ProgramSchemas.Repository repository = schema.config().repository();
+        if (repository == null) return;
+        List<RepositoryFiles.Watched> watched = RepositoryFiles.of(repository, schema.options(), sc.getArgs(),
+                flow.shellState().bases());
+        if (watched == null) return;
+        for (Redirect r : sink.redirects) {
+            if (!r.isOutput() || r.isFdDuplication() || r.isSafeDevice() || r.getCommandId() == sc.getId()) continue;
+            String target = r.getResolvedPath();
+            if (target == null && r.isDynamic() && PathResolver.processRelative(r.getTarget())) continue;
+            String how = target == null ? "unknown" : RepositoryFiles.reaches(watched, target);
+            if (how != null) repositoryWrite(sc, reading, r.getTarget(), how);
+        }
+        for (PathOperand o : sink.pathOperands) {
+            if (o.getCommandId() == sc.getId()
+                    || !("write".equals(o.getAccess()) || "create".equals(o.getAccess()))) continue;
+            String target = o.getStatus().equals(PathOperand.UNKNOWN) ? null : o.getResolvedPath();
+            String how = target == null ? "unknown" : RepositoryFiles.reaches(watched, target);
+            if (how == null) continue;
+            // an empty directory or file made, or the program's own repository with its defaults
+            if (!how.equals("file") && ("create".equals(o.getAccess()) || o.getProgram().equals(reading.baseName()))) {
+                continue;
+            }
+            repositoryWrite(sc, reading, o.getWord(), how);
+        }
+    }
+
+    private void repositoryWrite(SubCommand sc, ProgramKnowledge.Reading reading, String word, String how) {
+        String what = switch (how) {
+            case "file" -> "repository file " + word + " written earlier in the call";
+            case "holder" -> "directory " + word + " written earlier in the call, which holds the repository";
+            default -> "file " + word + ", written earlier in the call at a path only known at run time,"
+                    + " that may be one of the repository";
+        };
+        sink.unknownWords.add(new UnknownWord(sink.id(), sc.getId(), reading.baseName(), word, what, true));
     }
 
     /** Configuration keys written so far in the call, by the schema file of the program that reads them. */

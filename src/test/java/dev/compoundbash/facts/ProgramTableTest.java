@@ -53,12 +53,13 @@ class ProgramTableTest {
         assertThat(words(operands("git", "show", ":.env", "HEAD"), "read")).containsExactly(".env");
         assertThat(words(operands("git", "show", ":0:.env"), "read")).containsExactly(".env");
         assertThat(words(operands("git", "show", "HEAD:./src/a"), "read")).containsExactly("src/a");
-        assertThat(recursive(operands("git", "add", "-A"))).containsExactly(".");
+        // with no pathspec, add -A, add -u and stash -u cover the whole work tree (git-add(1) "-A")
+        assertThat(recursive(operands("git", "add", "-A"))).containsExactly(ProgramTable.WORK_TREE_TOP);
         assertThat(recursive(operands("git", "add", "src"))).containsExactly("src");
         assertThat(recursive(operands("git", "grep", "--untracked", "x"))).containsExactly(".");
         assertThat(recursive(operands("git", "grep", "x"))).isEmpty();
         assertThat(recursive(operands("git", "diff", "--no-index", ".", "sub"))).contains(".", "sub");
-        assertThat(recursive(operands("git", "stash", "-u"))).containsExactly(".");
+        assertThat(recursive(operands("git", "stash", "-u"))).containsExactly(ProgramTable.WORK_TREE_TOP);
         assertThat(recursive(operands("git", "stash"))).isEmpty();
         assertThat(words(operands("git", "clone", "-b", "main", "url", "dir"), "write")).containsExactly("dir");
         assertThat(words(operands("git", "clone", "url"), "write")).isEmpty();
@@ -87,6 +88,45 @@ class ProgramTableTest {
         assertThat(recursive(operands("rg", "x"))).containsExactly(".");
         assertThat(recursive(operands("rg", "x", "src"))).containsExactly("src");
         assertThat(recursive(operands("cat", "src"))).isEmpty();
+    }
+
+    /**
+     * git's pathspecs (gitglossary(7) "pathspec", measured with git 2.39: {@code git add '*.env'},
+     * {@code ':(icase).ENV'}, {@code '.e*'}, {@code '\.env'}, {@code ':!a.txt'} and {@code ':/'} all staged
+     * {@code .env}): a pattern reads every file below the directory before its first fnmatch character, case
+     * ignored reads below the working directory, {@code :/} and exclusions read the whole work tree; a plain
+     * pathspec is itself, read below when it is a directory; {@code :(literal)} is its text.
+     */
+    @Test
+    void gitPathspecsReadWhatTheyMayMatch() {
+        assertThat(recursive(operands("git", "add", "*.env"))).containsExactly(".");
+        assertThat(recursive(operands("git", "add", "src/*.c"))).containsExactly("src/");
+        assertThat(recursive(operands("git", "add", "\\.env"))).containsExactly(".");
+        assertThat(recursive(operands("git", "add", "[.]env"))).containsExactly(".");
+        assertThat(recursive(operands("git", "add", ":(icase)src/.ENV"))).containsExactly(".");
+        assertThat(recursive(operands("git", "--icase-pathspecs", "add", ".ENV"))).containsExactly(".");
+        assertThat(recursive(operands("git", "add", ":(glob)src/**/*.c"))).containsExactly("src/");
+        assertThat(recursive(operands("git", "add", ":/"))).containsExactly(ProgramTable.WORK_TREE_TOP);
+        assertThat(recursive(operands("git", "add", ":!a.txt"))).containsExactly(ProgramTable.WORK_TREE_TOP);
+        assertThat(recursive(operands("git", "add", ":(exclude)a.txt"))).containsExactly(ProgramTable.WORK_TREE_TOP);
+        assertThat(words(operands("git", "add", ":(literal)*.env"), "read")).containsExactly("*.env");
+        assertThat(words(operands("git", "add", ":.env"), "read")).containsExactly(".env");
+        assertThat(words(operands("git", "stage", ".env"), "read")).containsExactly(".env");
+        // commit names pathspecs after its valued options, a cluster's last letter included (-am MSG)
+        assertThat(words(operands("git", "commit", "-am", "fix *all*"), "read")).isEmpty();
+        assertThat(words(operands("git", "commit", "-m", "x", ".env"), "read")).containsExactly(".env");
+        assertThat(recursive(operands("git", "commit", "-a", "-m", "x"))).isEmpty();
+        // paths read from standard input are only known at run time
+        assertThat(words(operands("git", "update-index", "--add", "--stdin"), "read")).containsExactly("?");
+        assertThat(words(operands("git", "hash-object", "--stdin-paths"), "read")).containsExactly("?");
+    }
+
+    /** git mv reads its sources (their content moves to the destination) and writes every operand. */
+    @Test
+    void gitMvReadsItsSources() {
+        assertThat(words(operands("git", "mv", ".env", "notes.txt"), "read")).containsExactly(".env");
+        assertThat(words(operands("git", "mv", "-f", "a", "b", "dir/"), "read")).containsExactly("a", "b");
+        assertThat(words(operands("git", "mv", ".env", "notes.txt"), "write")).containsExactly(".env", "notes.txt");
     }
 
     /** git mv, git rm and git restore write every operand; -C makes them unknown. */
@@ -220,6 +260,9 @@ class ProgramTableTest {
         for (Map.Entry<String, ProgramSchemas.SubcommandPaths> e : git.subcommands().entrySet()) {
             String page = man("git-" + e.getKey());
             if (page.isEmpty()) continue;
+            // git-stage(1): "This is a synonym for git-add(1)": the options are the other page's
+            java.util.regex.Matcher synonym = Pattern.compile("synonym\\s+for\\s+\\W*(?:fB)?(git-[a-z-]+)").matcher(page);
+            if (synonym.find()) page += man(synonym.group(1));
             page += man("git-diff");
             checked++;
             List<String> spellings = new ArrayList<>();
